@@ -1,0 +1,564 @@
+//! Launch configuration: who the trusted user is, what data the server
+//! serves, how it names itself, which protocol versions it speaks, its
+//! caching hints and its limits.
+//!
+//! This is the bottom layer: it knows nothing of JSON-RPC. Everything here is
+//! validated once, when the configuration is built or loaded, so the layers
+//! above can trust it without re-checking on every request.
+//!
+//! Spec: on stdio, credentials come from the environment or the launch
+//! configuration, never from the request (2026-07-28
+//! `basic/authorization/index.mdx`, "stdio transport"), which is why the
+//! trusted user lives here and nowhere in the request path.
+
+use std::collections::BTreeSet;
+use std::fmt;
+use std::path::Path;
+
+use serde::Deserialize;
+
+/// The modern protocol versions this implementation can serve. A
+/// configuration may list a subset of them, never anything else.
+pub const MODERN_VERSIONS: &[&str] = &["2026-07-28"];
+
+/// The legacy (handshake-era) versions this implementation can serve when
+/// the legacy path is turned on.
+pub const LEGACY_VERSIONS: &[&str] = &["2025-11-25", "2025-06-18"];
+
+/// Default limit on one input line, newline excluded: 4 MiB.
+pub const DEFAULT_MAX_LINE_BYTES: usize = 4 * 1024 * 1024;
+
+/// One order of the snapshot.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Order {
+    /// The order's id, unique in the snapshot.
+    pub order_id: String,
+    /// The user who may read it.
+    pub owner: String,
+    /// Fulfilment status, for example `processing`.
+    pub status: String,
+    /// RFC 3339 time at which the snapshot was taken.
+    pub as_of: String,
+    /// Version of the source the snapshot came from.
+    pub source_version: String,
+}
+
+/// One row of the stock table.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StockItem {
+    /// The product's id, unique in the table.
+    pub product_id: String,
+    /// Units in stock.
+    pub stock: u64,
+}
+
+/// `cacheScope` of a cacheable result (2026-07-28 `server/utilities/caching.mdx`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CacheScope {
+    /// No user-specific data: any cache may share it.
+    Public,
+    /// Cache only within the same authorization context.
+    Private,
+}
+
+impl CacheScope {
+    /// The wire spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CacheScope::Public => "public",
+            CacheScope::Private => "private",
+        }
+    }
+}
+
+/// The caching hints of one cacheable result.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CacheHint {
+    /// `ttlMs`: how long the client may treat the result as fresh.
+    pub ttl_ms: u64,
+    /// `cacheScope`.
+    pub scope: CacheScope,
+}
+
+/// How the server names itself (`_meta["io.modelcontextprotocol/serverInfo"]`).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Identity {
+    /// `name`, `book-orders` by default.
+    pub name: String,
+    /// `version`, `1.0.0` by default.
+    pub version: String,
+    /// `instructions` of the discover result, if any.
+    #[serde(default)]
+    pub instructions: Option<String>,
+}
+
+/// A validated configuration. Build it with [`Config::default`],
+/// [`Config::from_json`] or [`Config::load`]; every constructor validates.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Config {
+    user: String,
+    identity: Identity,
+    orders: Vec<Order>,
+    stock: Option<Vec<StockItem>>,
+    versions: Vec<String>,
+    legacy_versions: Vec<String>,
+    discover_cache: CacheHint,
+    tools_cache: CacheHint,
+    max_line_bytes: usize,
+}
+
+/// The file format: every member optional, defaults from the textbook.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ConfigFile {
+    user: Option<String>,
+    server: Option<Identity>,
+    orders: Option<Vec<Order>>,
+    stock: Option<Vec<StockItem>>,
+    protocol_versions: Option<Vec<String>>,
+    legacy_versions: Option<Vec<String>>,
+    discover_cache: Option<CacheHint>,
+    tools_cache: Option<CacheHint>,
+    max_line_bytes: Option<usize>,
+}
+
+/// Why a configuration was refused. Its `Display` is one sentence.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConfigError(String);
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+fn invalid(msg: impl Into<String>) -> ConfigError {
+    ConfigError(msg.into())
+}
+
+impl Default for Config {
+    /// The textbook's data: user `mira`, orders `A-104` (mira's) and `B-205`
+    /// (someone else's), no stock table, so `tools/list` offers exactly
+    /// `get_order`, as in the recorded run.
+    fn default() -> Self {
+        Config {
+            user: "mira".into(),
+            identity: Identity {
+                name: "book-orders".into(),
+                version: "1.0.0".into(),
+                instructions: Some(
+                    "Read-only access to the orders of the configured user. \
+                     Call get_order with an order id such as A-104."
+                        .into(),
+                ),
+            },
+            orders: vec![
+                Order {
+                    order_id: "A-104".into(),
+                    owner: "mira".into(),
+                    status: "processing".into(),
+                    as_of: "2026-09-14T00:00:00Z".into(),
+                    source_version: "ka3-orders-v1".into(),
+                },
+                Order {
+                    order_id: "B-205".into(),
+                    owner: "tomas".into(),
+                    status: "shipped".into(),
+                    as_of: "2026-09-12T08:30:00Z".into(),
+                    source_version: "ka3-orders-v1".into(),
+                },
+            ],
+            stock: None,
+            versions: MODERN_VERSIONS.iter().map(|v| v.to_string()).collect(),
+            legacy_versions: Vec::new(),
+            discover_cache: CacheHint {
+                ttl_ms: 3_600_000,
+                scope: CacheScope::Public,
+            },
+            tools_cache: CacheHint {
+                ttl_ms: 300_000,
+                scope: CacheScope::Public,
+            },
+            max_line_bytes: DEFAULT_MAX_LINE_BYTES,
+        }
+    }
+}
+
+impl Config {
+    /// Reads and validates a configuration file. The error names the file.
+    pub fn load(path: &Path) -> Result<Config, ConfigError> {
+        let bytes = std::fs::read(path).map_err(|e| {
+            invalid(format!(
+                "cannot read config file {}: {}",
+                path.display(),
+                io_reason(&e)
+            ))
+        })?;
+        Config::from_json(&bytes)
+            .map_err(|e| invalid(format!("config file {}: {}", path.display(), e.0)))
+    }
+
+    /// Parses and validates a configuration from JSON bytes. Members left
+    /// out take the textbook defaults.
+    pub fn from_json(bytes: &[u8]) -> Result<Config, ConfigError> {
+        let file: ConfigFile =
+            serde_json::from_slice(bytes).map_err(|e| invalid(describe_json_error(&e)))?;
+        let mut config = Config::default();
+        if let Some(user) = file.user {
+            config.user = user;
+        }
+        if let Some(identity) = file.server {
+            config.identity = identity;
+        }
+        if let Some(orders) = file.orders {
+            config.orders = orders;
+        }
+        config.stock = file.stock;
+        if let Some(versions) = file.protocol_versions {
+            config.versions = versions;
+        }
+        if let Some(legacy) = file.legacy_versions {
+            config.legacy_versions = legacy;
+        }
+        if let Some(hint) = file.discover_cache {
+            config.discover_cache = hint;
+        }
+        if let Some(hint) = file.tools_cache {
+            config.tools_cache = hint;
+        }
+        if let Some(max) = file.max_line_bytes {
+            config.max_line_bytes = max;
+        }
+        config.validate()?;
+        Ok(config)
+    }
+
+    /// Replaces the trusted user (from `--user` or `MCP_REFERENCE_USER`).
+    pub fn with_user(mut self, user: impl Into<String>) -> Result<Config, ConfigError> {
+        self.user = user.into();
+        self.validate()?;
+        Ok(self)
+    }
+
+    /// Replaces the order snapshot.
+    pub fn with_orders(mut self, orders: Vec<Order>) -> Result<Config, ConfigError> {
+        self.orders = orders;
+        self.validate()?;
+        Ok(self)
+    }
+
+    /// Replaces the stock table (`None`: `lookup_stock` is not offered).
+    pub fn with_stock(mut self, stock: Option<Vec<StockItem>>) -> Result<Config, ConfigError> {
+        self.stock = stock;
+        self.validate()?;
+        Ok(self)
+    }
+
+    /// Turns the legacy `initialize` path on for these versions (empty: off).
+    pub fn with_legacy_versions(mut self, versions: Vec<String>) -> Result<Config, ConfigError> {
+        self.legacy_versions = versions;
+        self.validate()?;
+        Ok(self)
+    }
+
+    /// Replaces the line limit.
+    pub fn with_max_line_bytes(mut self, max: usize) -> Result<Config, ConfigError> {
+        self.max_line_bytes = max;
+        self.validate()?;
+        Ok(self)
+    }
+
+    fn validate(&self) -> Result<(), ConfigError> {
+        if self.user.is_empty() {
+            return Err(invalid("the user must not be empty"));
+        }
+        if self.identity.name.is_empty() || self.identity.version.is_empty() {
+            return Err(invalid("server.name and server.version must not be empty"));
+        }
+        let mut ids = BTreeSet::new();
+        for order in &self.orders {
+            if order.order_id.is_empty() {
+                return Err(invalid("an order has an empty order_id"));
+            }
+            if order.owner.is_empty() {
+                return Err(invalid(format!(
+                    "order {:?} has an empty owner",
+                    order.order_id
+                )));
+            }
+            if !ids.insert(order.order_id.as_str()) {
+                return Err(invalid(format!(
+                    "order id {:?} appears more than once",
+                    order.order_id
+                )));
+            }
+            if !is_rfc3339_utc(&order.as_of) {
+                return Err(invalid(format!(
+                    "order {:?} has as_of {:?}, which is not an RFC 3339 date-time such as 2026-09-14T00:00:00Z",
+                    order.order_id, order.as_of
+                )));
+            }
+        }
+        if let Some(stock) = &self.stock {
+            let mut products = BTreeSet::new();
+            for item in stock {
+                if item.product_id.is_empty() {
+                    return Err(invalid("a stock item has an empty product_id"));
+                }
+                if !products.insert(item.product_id.as_str()) {
+                    return Err(invalid(format!(
+                        "product id {:?} appears more than once in the stock table",
+                        item.product_id
+                    )));
+                }
+            }
+        }
+        if self.versions.is_empty() {
+            return Err(invalid("protocol_versions must name at least one version"));
+        }
+        check_versions(&self.versions, MODERN_VERSIONS, "protocol_versions")?;
+        check_versions(&self.legacy_versions, LEGACY_VERSIONS, "legacy_versions")?;
+        if self.max_line_bytes < 1024 {
+            return Err(invalid("max_line_bytes must be at least 1024"));
+        }
+        Ok(())
+    }
+
+    /// The trusted user: the only basis for authorization.
+    pub fn user(&self) -> &str {
+        &self.user
+    }
+    /// Server name, version and instructions.
+    pub fn identity(&self) -> &Identity {
+        &self.identity
+    }
+    /// The order snapshot, in file order.
+    pub fn orders(&self) -> &[Order] {
+        &self.orders
+    }
+    /// The stock table, if the configuration has one.
+    pub fn stock(&self) -> Option<&[StockItem]> {
+        self.stock.as_deref()
+    }
+    /// Modern protocol versions served, newest first as configured.
+    pub fn versions(&self) -> &[String] {
+        &self.versions
+    }
+    /// Legacy versions served through `initialize` (empty: legacy path off).
+    pub fn legacy_versions(&self) -> &[String] {
+        &self.legacy_versions
+    }
+    /// Caching hints of `server/discover`.
+    pub fn discover_cache(&self) -> CacheHint {
+        self.discover_cache
+    }
+    /// Caching hints of `tools/list`.
+    pub fn tools_cache(&self) -> CacheHint {
+        self.tools_cache
+    }
+    /// Longest input line accepted, newline excluded.
+    pub fn max_line_bytes(&self) -> usize {
+        self.max_line_bytes
+    }
+}
+
+fn check_versions(listed: &[String], known: &[&str], field: &str) -> Result<(), ConfigError> {
+    let mut seen = BTreeSet::new();
+    for v in listed {
+        if !known.contains(&v.as_str()) {
+            return Err(invalid(format!(
+                "{field} names {v:?}, which this implementation does not serve (it serves {})",
+                known.join(", ")
+            )));
+        }
+        if !seen.insert(v.as_str()) {
+            return Err(invalid(format!("{field} names {v:?} twice")));
+        }
+    }
+    Ok(())
+}
+
+fn io_reason(e: &std::io::Error) -> String {
+    match e.kind() {
+        std::io::ErrorKind::NotFound => "no such file".into(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".into(),
+        _ => e.to_string(),
+    }
+}
+
+fn describe_json_error(e: &serde_json::Error) -> String {
+    use serde_json::error::Category;
+    match e.classify() {
+        Category::Syntax | Category::Eof => format!("not valid JSON ({e})"),
+        Category::Data => format!("wrong shape ({e})"),
+        Category::Io => e.to_string(),
+    }
+}
+
+/// `YYYY-MM-DDTHH:MM:SS[.fff](Z|±HH:MM)`, the shape of JSON Schema's
+/// `date-time` format (RFC 3339 section 5.6), checked field by field.
+fn is_rfc3339_utc(s: &str) -> bool {
+    let b = s.as_bytes();
+    let digits =
+        |r: std::ops::Range<usize>| b.get(r).is_some_and(|d| d.iter().all(u8::is_ascii_digit));
+    let at = |i: usize, c: u8| b.get(i) == Some(&c);
+    if !(digits(0..4) && at(4, b'-') && digits(5..7) && at(7, b'-') && digits(8..10)) {
+        return false;
+    }
+    if !(matches!(b.get(10), Some(b'T' | b't')) && digits(11..13) && at(13, b':')) {
+        return false;
+    }
+    if !(digits(14..16) && at(16, b':') && digits(17..19)) {
+        return false;
+    }
+    let two = |i: usize| -> u32 {
+        b.get(i..i + 2)
+            .map(|d| d.iter().fold(0u32, |n, c| n * 10 + u32::from(c - b'0')))
+            .unwrap_or(99)
+    };
+    let (month, day, hour, minute, second) = (two(5), two(8), two(11), two(14), two(17));
+    if !(1..=12).contains(&month)
+        || !(1..=31).contains(&day)
+        || hour > 23
+        || minute > 59
+        || second > 60
+    {
+        return false;
+    }
+    let mut i = 19;
+    if at(i, b'.') {
+        i += 1;
+        let start = i;
+        while b.get(i).is_some_and(u8::is_ascii_digit) {
+            i += 1;
+        }
+        if i == start {
+            return false;
+        }
+    }
+    match b.get(i) {
+        Some(b'Z' | b'z') => i + 1 == b.len(),
+        Some(b'+' | b'-') => {
+            digits(i + 1..i + 3) && at(i + 3, b':') && digits(i + 4..i + 6) && i + 6 == b.len()
+        }
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_is_the_textbook() {
+        let c = Config::default();
+        assert_eq!(c.user(), "mira");
+        assert_eq!(c.identity().name, "book-orders");
+        assert_eq!(c.identity().version, "1.0.0");
+        assert!(c.stock().is_none());
+        assert_eq!(c.orders().len(), 2);
+        assert_eq!(c.orders()[0].order_id, "A-104");
+        assert_eq!(c.orders()[0].owner, "mira");
+        assert_ne!(c.orders()[1].owner, "mira");
+        assert_eq!(c.versions(), ["2026-07-28"]);
+        assert!(c.validate().is_ok());
+    }
+
+    #[test]
+    fn empty_file_means_defaults() {
+        assert_eq!(Config::from_json(b"{}").unwrap(), Config::default());
+    }
+
+    #[test]
+    fn refuses_bad_files_with_a_reason() {
+        let cases: &[(&str, &str)] = &[
+            ("[", "not valid JSON"),
+            ("[]", "wrong shape"),
+            (r#"{"usr":"x"}"#, "unknown field"),
+            (
+                r#"{"orders":[{"order_id":"A","status":"s","as_of":"2026-09-14T00:00:00Z","source_version":"v"}]}"#,
+                "missing field `owner`",
+            ),
+            (
+                r#"{"orders":[{"order_id":"A","owner":"","status":"s","as_of":"2026-09-14T00:00:00Z","source_version":"v"}]}"#,
+                "empty owner",
+            ),
+            (
+                r#"{"orders":[{"order_id":"A","owner":"o","status":"s","as_of":"2026-09-14T00:00:00Z","source_version":"v"},{"order_id":"A","owner":"p","status":"s","as_of":"2026-09-14T00:00:00Z","source_version":"v"}]}"#,
+                "appears more than once",
+            ),
+            (
+                r#"{"orders":[{"order_id":"A","owner":"o","status":"s","as_of":"yesterday","source_version":"v"}]}"#,
+                "not an RFC 3339",
+            ),
+            (
+                r#"{"stock":[{"product_id":"p","stock":1},{"product_id":"p","stock":2}]}"#,
+                "more than once",
+            ),
+            (
+                r#"{"stock":[{"product_id":"p","stock":-1}]}"#,
+                "wrong shape",
+            ),
+            (r#"{"protocol_versions":["1900-01-01"]}"#, "does not serve"),
+            (r#"{"protocol_versions":[]}"#, "at least one"),
+            (r#"{"legacy_versions":["2026-07-28"]}"#, "does not serve"),
+            (r#"{"user":""}"#, "must not be empty"),
+            (r#"{"max_line_bytes":10}"#, "at least 1024"),
+        ];
+        for (json, expected) in cases {
+            let err = Config::from_json(json.as_bytes()).expect_err(json);
+            assert!(err.to_string().contains(expected), "{json}: {err}");
+            assert!(!err.to_string().contains('\n'), "one line: {err}");
+        }
+    }
+
+    #[test]
+    fn load_names_the_file() {
+        let err = Config::load(Path::new("/nonexistent/cfg.json")).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "cannot read config file /nonexistent/cfg.json: no such file"
+        );
+    }
+
+    #[test]
+    fn rfc3339_shapes() {
+        for ok in [
+            "2026-09-14T00:00:00Z",
+            "2026-09-14t00:00:00.5+02:00",
+            "2026-12-31T23:59:60Z",
+        ] {
+            assert!(is_rfc3339_utc(ok), "{ok}");
+        }
+        for bad in [
+            "",
+            "2026-09-14",
+            "2026-13-14T00:00:00Z",
+            "2026-09-14T00:00:00",
+            "2026-09-14T00:00:00.Z",
+            "2026-09-14T00:00:00Zx",
+            "२०२६-09-14T00:00:00Z",
+        ] {
+            assert!(!is_rfc3339_utc(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn example_config_offers_both_tools() {
+        let bytes = include_bytes!("../data/config.example.json");
+        let c = Config::from_json(bytes).unwrap();
+        let stock = c.stock().unwrap();
+        assert!(
+            stock
+                .iter()
+                .any(|s| s.product_id == "python-book" && s.stock == 3)
+        );
+    }
+}

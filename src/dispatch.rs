@@ -1,0 +1,239 @@
+//! Methods: which exist, what their params mean, and what each returns.
+//!
+//! | method | result |
+//! | --- | --- |
+//! | `server/discover` | `DiscoverResult`, rendered once |
+//! | `tools/list` | `ListToolsResult`, rendered once; any `cursor` is `-32602` |
+//! | `tools/call` | the tool's result, or `-32602` for a malformed call or an unknown tool |
+//! | anything else | `-32601` |
+//!
+//! By the time a request gets here its envelope, `_meta` and version have
+//! been checked (BRIEF decision 9); this module only reads the method's own
+//! params. The params decoder captures the members any method of this
+//! server reads (`name`, `arguments`, `cursor`, and the legacy
+//! `protocolVersion` of `initialize`) leniently, so the method decides what
+//! a wrong type means.
+//!
+//! Spec: 2026-07-28 `server/discover.mdx`; `server/tools.mdx`, "Listing
+//! Tools", "Calling Tools" and "Error Handling"; `server/utilities/
+//! pagination.mdx` ("invalid cursors SHOULD result in `-32602`");
+//! `server/utilities/caching.mdx` for `ttlMs` and `cacheScope`.
+
+use std::borrow::Cow;
+use std::fmt;
+
+use serde::de::{DeserializeSeed, Deserializer, MapAccess, Visitor};
+use serde_json::{Map, Value, json};
+
+use crate::config::{CacheHint, Config};
+use crate::error::{Code, RpcError};
+use crate::json::{KeySet, ScanSeed, Shallow, Str};
+use crate::tools::{Arguments, Catalog, Executor, complete_result};
+
+/// The method params of a request, beyond `_meta`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MethodParams<'a> {
+    /// `name` (`tools/call`).
+    pub name: Option<Shallow<'a>>,
+    /// `arguments` (`tools/call`).
+    pub arguments: Option<ArgumentsField<'a>>,
+    /// Whether a `cursor` member was present (`tools/list`).
+    pub cursor: bool,
+    /// `protocolVersion` (the legacy `initialize`).
+    pub protocol_version: Option<Shallow<'a>>,
+}
+
+/// The `arguments` member of `tools/call`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ArgumentsField<'a> {
+    /// An object, decoded member by member.
+    Object(Arguments<'a>),
+    /// Anything else (its JSON type).
+    Other(Shallow<'a>),
+}
+
+impl<'a> MethodParams<'a> {
+    /// Decodes the params member called `key` if it is one a method reads;
+    /// otherwise scans it (for duplicates) and ignores it, since unknown
+    /// params members are ignored for forward compatibility (BRIEF decision
+    /// 10).
+    pub fn visit_member<A: MapAccess<'a>>(
+        &mut self,
+        key: &str,
+        map: &mut A,
+        dup: &mut bool,
+    ) -> Result<(), A::Error> {
+        match key {
+            "name" => self.name = Some(map.next_value_seed(ScanSeed { dup })?),
+            "arguments" => self.arguments = Some(map.next_value_seed(ArgumentsSeed { dup })?),
+            "cursor" => {
+                map.next_value_seed(ScanSeed { dup })?;
+                self.cursor = true;
+            }
+            "protocolVersion" => {
+                self.protocol_version = Some(map.next_value_seed(ScanSeed { dup })?)
+            }
+            _ => {
+                map.next_value_seed(ScanSeed { dup })?;
+            }
+        }
+        Ok(())
+    }
+}
+
+struct ArgumentsSeed<'d> {
+    dup: &'d mut bool,
+}
+
+impl<'de> DeserializeSeed<'de> for ArgumentsSeed<'_> {
+    type Value = ArgumentsField<'de>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for ArgumentsSeed<'_> {
+    type Value = ArgumentsField<'de>;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("tool arguments")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut members = Vec::new();
+        let mut keys = KeySet::default();
+        while let Some(Str(key)) = map.next_key::<Str<'de>>()? {
+            let value = map.next_value_seed(ScanSeed { dup: self.dup })?;
+            if !keys.insert(key.clone()) {
+                *self.dup = true;
+            }
+            members.push((key, value));
+        }
+        Ok(ArgumentsField::Object(Arguments::new(members)))
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
+        ScanSeed { dup: self.dup }
+            .visit_seq(seq)
+            .map(ArgumentsField::Other)
+    }
+    fn visit_unit<E>(self) -> Result<Self::Value, E> {
+        Ok(ArgumentsField::Other(Shallow::Null))
+    }
+    fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
+        Ok(ArgumentsField::Other(Shallow::Bool))
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
+        Ok(ArgumentsField::Other(Shallow::Integer))
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
+        Ok(ArgumentsField::Other(Shallow::Integer))
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
+        Ok(ArgumentsField::Other(Shallow::Number))
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Self::Value, E> {
+        Ok(ArgumentsField::Other(Shallow::Str(Cow::Owned(
+            v.to_owned(),
+        ))))
+    }
+}
+
+/// The methods of this server, with their constant results rendered.
+pub struct Methods {
+    catalog: Catalog,
+    discover: Vec<u8>,
+    list: Vec<u8>,
+}
+
+/// `-32602` for `tools/call` without a string `name`.
+pub const NO_NAME: RpcError<'static> =
+    RpcError::invalid_params("Invalid params: tools/call needs a string name");
+/// `-32602` for `tools/call` with `arguments` that is not an object.
+pub const ARGS_NOT_OBJECT: RpcError<'static> =
+    RpcError::invalid_params("Invalid params: tools/call arguments must be an object");
+/// `-32602` for a tool this server does not offer.
+pub const UNKNOWN_TOOL: RpcError<'static> = RpcError::invalid_params(
+    "Unknown tool: this server offers no tool of that name; see tools/list",
+);
+/// `-32602` for any cursor: this server never issues one.
+pub const INVALID_CURSOR: RpcError<'static> =
+    RpcError::invalid_params("Invalid cursor: this server never issues cursors");
+/// `-32601`.
+pub const METHOD_NOT_FOUND: RpcError<'static> =
+    RpcError::new(Code::MethodNotFound, "Method not found");
+
+fn cache_fields(fields: &mut Map<String, Value>, hint: CacheHint) {
+    fields.insert("ttlMs".into(), json!(hint.ttl_ms));
+    fields.insert("cacheScope".into(), json!(hint.scope.as_str()));
+}
+
+impl Methods {
+    /// Builds the catalog and renders the constant results.
+    ///
+    /// `supported_versions` is what `server/discover` lists.
+    pub fn new(config: &Config, supported_versions: &[String]) -> Self {
+        let catalog = Catalog::new(config);
+        let identity = config.identity();
+
+        let mut fields = Map::new();
+        fields.insert("supportedVersions".into(), json!(supported_versions));
+        fields.insert("capabilities".into(), json!({ "tools": {} }));
+        if let Some(instructions) = &identity.instructions {
+            fields.insert("instructions".into(), json!(instructions));
+        }
+        cache_fields(&mut fields, config.discover_cache());
+        let discover = complete_result(fields, identity);
+
+        let mut fields = Map::new();
+        let tools: Vec<Value> = catalog.iter().map(|t| t.descriptor()).collect();
+        fields.insert("tools".into(), Value::Array(tools));
+        cache_fields(&mut fields, config.tools_cache());
+        let list = complete_result(fields, identity);
+
+        Methods {
+            catalog,
+            discover,
+            list,
+        }
+    }
+
+    /// The tool catalog.
+    pub fn catalog(&self) -> &Catalog {
+        &self.catalog
+    }
+
+    /// Runs `method` and returns the body of its `result`, or its error.
+    pub fn call<'s, E: Executor>(
+        &'s self,
+        method: &str,
+        params: &MethodParams<'_>,
+        executor: &mut E,
+    ) -> Result<&'s [u8], RpcError<'static>> {
+        match method {
+            "server/discover" => Ok(&self.discover),
+            "tools/list" if params.cursor => Err(INVALID_CURSOR),
+            "tools/list" => Ok(&self.list),
+            "tools/call" => self.call_tool(params, executor),
+            _ => Err(METHOD_NOT_FOUND),
+        }
+    }
+
+    fn call_tool<'s, E: Executor>(
+        &'s self,
+        params: &MethodParams<'_>,
+        executor: &mut E,
+    ) -> Result<&'s [u8], RpcError<'static>> {
+        let Some(Shallow::Str(name)) = &params.name else {
+            return Err(NO_NAME);
+        };
+        let empty = Arguments::default();
+        let args = match &params.arguments {
+            None => &empty,
+            Some(ArgumentsField::Object(args)) => args,
+            Some(ArgumentsField::Other(_)) => return Err(ARGS_NOT_OBJECT),
+        };
+        let tool = self.catalog.find(name).ok_or(UNKNOWN_TOOL)?;
+        match tool.check(args) {
+            Ok(checked) => Ok(executor.run(tool, checked)),
+            Err(invalid) => Ok(invalid),
+        }
+    }
+}

@@ -1,0 +1,116 @@
+//! The JSON-RPC error codes this server may emit, and the one error type
+//! every layer returns.
+//!
+//! Spec: JSON-RPC 2.0 section 5.1 defines `-32700`, `-32600`, `-32601`,
+//! `-32602` and `-32603`; MCP 2026-07-28 (`schema.ts`:
+//! `MissingRequiredClientCapabilityError`, `UnsupportedProtocolVersionError`)
+//! adds `-32021` and `-32022`. No other code is ever emitted: the range
+//! `-32000..-32099` is reserved by MCP, and this enum is the only way to
+//! build an error, so no stray code can reach the wire.
+
+use std::borrow::Cow;
+
+/// An error code the server may put on the wire.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Code {
+    /// `-32700`: the line is not JSON (or not UTF-8). The id is null.
+    ParseError,
+    /// `-32600`: JSON, but not a valid JSON-RPC request object.
+    InvalidRequest,
+    /// `-32601`: the method does not exist here.
+    MethodNotFound,
+    /// `-32602`: the params (or `_meta`) are missing or malformed, or name an
+    /// unknown tool or an invalid cursor.
+    InvalidParams,
+    /// `-32603`: reserved for a failure of the server itself; this server's
+    /// data is validated at load, so no request reaches it today.
+    InternalError,
+    /// `-32021`: a client capability the request needs was not declared. No
+    /// method of this read-only server needs one.
+    MissingClientCapability,
+    /// `-32022`: the request's protocol version is not served here.
+    UnsupportedProtocolVersion,
+}
+
+impl Code {
+    /// The number on the wire.
+    pub const fn value(self) -> i32 {
+        match self {
+            Code::ParseError => -32700,
+            Code::InvalidRequest => -32600,
+            Code::MethodNotFound => -32601,
+            Code::InvalidParams => -32602,
+            Code::InternalError => -32603,
+            Code::MissingClientCapability => -32021,
+            Code::UnsupportedProtocolVersion => -32022,
+        }
+    }
+}
+
+/// What goes into `error.data`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ErrorData<'a> {
+    /// No `data` member.
+    None,
+    /// `{"supported": [...]}`: the versions this server serves.
+    Supported,
+    /// `{"supported": [...], "requested": "..."}` (UnsupportedProtocolVersionError).
+    SupportedAndRequested(Cow<'a, str>),
+}
+
+/// A JSON-RPC error, before it is given an id and encoded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RpcError<'a> {
+    /// The code.
+    pub code: Code,
+    /// One concise sentence. Always a constant: no request text is echoed
+    /// in a message, so messages can neither leak nor break the framing.
+    pub message: &'static str,
+    /// The `data` member.
+    pub data: ErrorData<'a>,
+}
+
+impl<'a> RpcError<'a> {
+    /// An error without data.
+    pub const fn new(code: Code, message: &'static str) -> Self {
+        RpcError {
+            code,
+            message,
+            data: ErrorData::None,
+        }
+    }
+
+    /// `-32602` with the given message.
+    pub const fn invalid_params(message: &'static str) -> Self {
+        RpcError::new(Code::InvalidParams, message)
+    }
+
+    /// `-32600` with the given message.
+    pub const fn invalid_request(message: &'static str) -> Self {
+        RpcError::new(Code::InvalidRequest, message)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_are_the_specified_numbers() {
+        let all = [
+            (Code::ParseError, -32700),
+            (Code::InvalidRequest, -32600),
+            (Code::MethodNotFound, -32601),
+            (Code::InvalidParams, -32602),
+            (Code::InternalError, -32603),
+            (Code::MissingClientCapability, -32021),
+            (Code::UnsupportedProtocolVersion, -32022),
+        ];
+        for (code, n) in all {
+            assert_eq!(code.value(), n);
+            // Never a code MCP reserves without defining it.
+            assert!(!(-32019..=-32000).contains(&n));
+            assert!(!(-32099..=-32020).contains(&n) || n == -32021 || n == -32022);
+        }
+    }
+}

@@ -1,0 +1,250 @@
+//! Borrowed, lenient JSON decoding shared by the envelope, `_meta` and
+//! params decoders: one pass over the bytes, no `Value` tree, and duplicate
+//! member names detected at every depth.
+//!
+//! The decoders never fail on a value of the wrong type: they record what
+//! they saw ([`Shallow`]) so the layer that owns the rule can choose the
+//! error. The only errors that escape a decode are serde_json's syntax
+//! errors, which become `-32700`.
+//!
+//! Spec: RFC 8259 section 4 says names within an object SHOULD be unique and
+//! that receivers disagree when they are not; BRIEF decision 7 makes any
+//! duplicate an invalid request, so that no two parsers can read one message
+//! two ways.
+
+use std::borrow::Cow;
+use std::collections::HashSet;
+use std::fmt;
+
+use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+
+/// A JSON string borrowed from the input when it has no escapes.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Str<'de>(pub Cow<'de, str>);
+
+impl<'de> de::Deserialize<'de> for Str<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Str<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a string")
+            }
+            fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
+                Ok(Str(Cow::Borrowed(v)))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+                Ok(Str(Cow::Owned(v.to_owned())))
+            }
+            fn visit_string<E: de::Error>(self, v: String) -> Result<Self::Value, E> {
+                Ok(Str(Cow::Owned(v)))
+            }
+        }
+        d.deserialize_str(V)
+    }
+}
+
+/// The JSON type of a value, and the value itself when it is a string.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Shallow<'de> {
+    /// `null`
+    Null,
+    /// `true` or `false`
+    Bool,
+    /// an integer that fits in 64 bits
+    Integer,
+    /// any other number (fractional, exponent, or beyond 64 bits)
+    Number,
+    /// a string, decoded
+    Str(Cow<'de, str>),
+    /// an array (its content was scanned for duplicates, then dropped)
+    Array,
+    /// an object (likewise)
+    Object,
+}
+
+impl<'de> Shallow<'de> {
+    /// The string, when the value is one.
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Shallow::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+}
+
+/// Object member names seen so far, for duplicate detection. Small objects
+/// (the common case) are checked against an inline list with no allocation;
+/// past [`KeySet::INLINE`] names it moves to a hash set, so an object with a
+/// million members costs linear time, not quadratic.
+#[derive(Default)]
+pub struct KeySet<'de> {
+    inline: [Cow<'de, str>; KeySet::INLINE],
+    len: usize,
+    spilled: Option<HashSet<Cow<'de, str>>>,
+}
+
+impl<'de> KeySet<'de> {
+    const INLINE: usize = 8;
+
+    /// Records `key`; returns `false` when it was already there.
+    pub fn insert(&mut self, key: Cow<'de, str>) -> bool {
+        if let Some(set) = &mut self.spilled {
+            return set.insert(key);
+        }
+        if self.inline.iter().take(self.len).any(|k| *k == key) {
+            return false;
+        }
+        if self.len < Self::INLINE {
+            if let Some(slot) = self.inline.get_mut(self.len) {
+                *slot = key;
+            }
+            self.len += 1;
+            return true;
+        }
+        let mut set: HashSet<Cow<'de, str>> = self.inline.iter_mut().map(std::mem::take).collect();
+        set.insert(key);
+        self.spilled = Some(set);
+        true
+    }
+}
+
+/// Walks any value, setting `*dup` when an object anywhere inside has a
+/// member name twice, and returns its [`Shallow`] form.
+pub struct ScanSeed<'a> {
+    /// Set to `true` on the first duplicate found; never reset.
+    pub dup: &'a mut bool,
+}
+
+impl<'de> DeserializeSeed<'de> for ScanSeed<'_> {
+    type Value = Shallow<'de>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Shallow<'de>, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for ScanSeed<'_> {
+    type Value = Shallow<'de>;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+    fn visit_unit<E>(self) -> Result<Shallow<'de>, E> {
+        Ok(Shallow::Null)
+    }
+    fn visit_bool<E>(self, _: bool) -> Result<Shallow<'de>, E> {
+        Ok(Shallow::Bool)
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<Shallow<'de>, E> {
+        Ok(Shallow::Integer)
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<Shallow<'de>, E> {
+        Ok(Shallow::Integer)
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<Shallow<'de>, E> {
+        Ok(Shallow::Number)
+    }
+    fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Shallow<'de>, E> {
+        Ok(Shallow::Str(Cow::Borrowed(v)))
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Shallow<'de>, E> {
+        Ok(Shallow::Str(Cow::Owned(v.to_owned())))
+    }
+    fn visit_string<E>(self, v: String) -> Result<Shallow<'de>, E> {
+        Ok(Shallow::Str(Cow::Owned(v)))
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Shallow<'de>, A::Error> {
+        while seq.next_element_seed(ScanSeed { dup: self.dup })?.is_some() {}
+        Ok(Shallow::Array)
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Shallow<'de>, A::Error> {
+        let mut keys = KeySet::default();
+        while let Some(Str(key)) = map.next_key::<Str<'de>>()? {
+            if !keys.insert(key) {
+                *self.dup = true;
+            }
+            map.next_value_seed(ScanSeed { dup: self.dup })?;
+        }
+        Ok(Shallow::Object)
+    }
+}
+
+/// Walks an object whose member names a decoder knows, handing each member
+/// to `on_member` and recording duplicates. Anything that is not an object
+/// is scanned and reported as its [`Shallow`] type instead.
+pub fn visit_object<'de, A, F>(
+    map: &mut A,
+    dup: &mut bool,
+    mut on_member: F,
+) -> Result<(), A::Error>
+where
+    A: MapAccess<'de>,
+    F: FnMut(&str, &mut A, &mut bool) -> Result<(), A::Error>,
+{
+    let mut keys = KeySet::default();
+    while let Some(Str(key)) = map.next_key::<Str<'de>>()? {
+        on_member(&key, map, dup)?;
+        if !keys.insert(key) {
+            *dup = true;
+        }
+    }
+    Ok(())
+}
+
+/// Writes `s` as a JSON string literal.
+pub fn write_str(out: &mut Vec<u8>, s: &str) {
+    // Serializing a `str` into a `Vec` cannot fail.
+    let _ = serde_json::to_writer(&mut *out, s);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scan(json: &str) -> (Shallow<'_>, bool) {
+        let mut dup = false;
+        let mut de = serde_json::Deserializer::from_str(json);
+        let v = ScanSeed { dup: &mut dup }.deserialize(&mut de).unwrap();
+        (v, dup)
+    }
+
+    #[test]
+    fn finds_duplicates_at_any_depth() {
+        assert!(!scan(r#"{"a":1,"b":{"a":2}}"#).1);
+        assert!(scan(r#"{"a":1,"a":2}"#).1);
+        assert!(scan(r#"[{"x":[{"k":1,"k":1}]}]"#).1);
+        // Escapes decode before comparison: "\u0061" is "a".
+        assert!(scan(r#"{"a":1,"\u0061":2}"#).1);
+    }
+
+    #[test]
+    fn key_set_spills_without_losing_keys() {
+        let mut set = KeySet::default();
+        for i in 0..100 {
+            assert!(set.insert(Cow::Owned(i.to_string())));
+        }
+        for i in 0..100 {
+            assert!(!set.insert(Cow::Owned(i.to_string())));
+        }
+    }
+
+    #[test]
+    fn many_members_are_linear() {
+        let mut json = String::from("{");
+        for i in 0..200_000 {
+            json.push_str(&format!("\"k{i}\":0,"));
+        }
+        json.push_str("\"k0\":1}");
+        assert!(scan(&json).1);
+    }
+
+    #[test]
+    fn shallow_types() {
+        assert_eq!(scan("null").0, Shallow::Null);
+        assert_eq!(scan("true").0, Shallow::Bool);
+        assert_eq!(scan("-1.5e3").0, Shallow::Number);
+        assert_eq!(scan("-15").0, Shallow::Integer);
+        assert_eq!(scan(r#""\n""#).0, Shallow::Str(Cow::Borrowed("\n")));
+        assert_eq!(scan("[]").0, Shallow::Array);
+        assert_eq!(scan("{}").0, Shallow::Object);
+    }
+}

@@ -1,0 +1,41 @@
+//! # mcp-reference
+//!
+//! A reference implementation of the Model Context Protocol, revision
+//! 2026-07-28, for one small read-only server, "book-orders".
+//!
+//! The layers a line of input walks down, each a module:
+//!
+//! | layer | module | owns |
+//! | --- | --- | --- |
+//! | driver | [`stdio`] | framing on stdin/stdout, line limit, flushing, end-of-file |
+//! | core | [`server`] | one line in, at most one line out; the order of checks |
+//! | envelope | [`envelope`] | JSON-RPC 2.0: ids, requests, notifications, replies |
+//! | metadata and versions | [`meta`] | `params._meta`, protocol versions, `initialize` |
+//! | dispatch | [`dispatch`] | methods and their params |
+//! | tools | [`tools`] | the catalog, `inputSchema` checks, tool results |
+//! | configuration | [`config`] | user, data, identity, versions, hints, limits |
+//!
+//! [`error`] (the error codes) and [`json`] (borrowed, duplicate-detecting
+//! decoding) are leaves every layer may use. Nothing reaches back up.
+//! [`schema`] validates wire messages against the official JSON Schemas
+//! for tests and `check`; the server itself never uses it.
+//!
+//! The rules each module implements, with the spec sections they rest on,
+//! are in `docs/behavior.md`.
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod config;
+pub mod dispatch;
+pub mod envelope;
+pub mod error;
+pub mod json;
+pub mod meta;
+pub mod schema;
+pub mod server;
+pub mod stdio;
+pub mod tools;
+
+pub use config::Config;
+pub use server::{Disposition, Server};

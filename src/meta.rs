@@ -1,0 +1,487 @@
+//! Per-request metadata and protocol versions: decoding `params` and its
+//! `_meta`, checking the required fields, and deciding whether the request's
+//! version is served.
+//!
+//! The checks, in order (BRIEF decision 9, refined below):
+//!
+//! 1. `params` present and an object, with an object `_meta`: else `-32602`.
+//! 2. `io.modelcontextprotocol/protocolVersion` present and a string: else
+//!    `-32602`.
+//! 3. That version served here: else `-32022` with `supported` and
+//!    `requested`. This comes before the other `_meta` fields because their
+//!    shape is defined by the version: a server cannot judge them under a
+//!    version it does not speak, and a client must always learn that it
+//!    should retry with another version.
+//! 4. `io.modelcontextprotocol/clientCapabilities` present and an object
+//!    (and each capability this revision defines an object): else `-32602`.
+//! 5. The optional fields, when present, of their schema type
+//!    (`clientInfo` an `Implementation`, `logLevel` a `LoggingLevel`,
+//!    `progressToken` a string or integer): else `-32602`.
+//!
+//! Unknown `_meta` members are ignored (forward compatibility). `clientInfo`
+//! is checked for shape only and never read again: it is self-reported and
+//! no decision rests on it.
+//!
+//! Spec: 2026-07-28 `basic/index.mdx`, "`_meta`" (required keys; a request
+//! missing them MUST be rejected with `-32602`); `basic/versioning.mdx`,
+//! "Protocol Version Negotiation" (`UnsupportedProtocolVersionError`,
+//! MUST list the supported versions) and "Backward Compatibility with
+//! Initialization-Based Versions" (a modern-only server SHOULD name its
+//! versions in any error to `initialize`).
+
+use std::fmt;
+
+use serde::de::{DeserializeSeed, Deserializer, MapAccess, Visitor};
+
+use crate::dispatch::MethodParams;
+use crate::error::{Code, ErrorData, RpcError};
+use crate::json::{ScanSeed, Shallow, visit_object};
+
+/// The `params` member of a request.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ParamsField<'a> {
+    /// An object.
+    Object(Params<'a>),
+    /// Anything else.
+    Other(Shallow<'a>),
+}
+
+/// A decoded `params` object.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Params<'a> {
+    /// `_meta`.
+    pub meta: MetaField<'a>,
+    /// The method's own members.
+    pub method: MethodParams<'a>,
+}
+
+/// The `_meta` member of `params`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum MetaField<'a> {
+    /// Not there.
+    #[default]
+    Absent,
+    /// Not an object.
+    NotObject,
+    /// An object.
+    Object(Meta<'a>),
+}
+
+/// What a decoded `_meta` object holds, as far as the checks need.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Meta<'a> {
+    /// `io.modelcontextprotocol/protocolVersion`.
+    pub protocol_version: Option<Shallow<'a>>,
+    /// `io.modelcontextprotocol/clientCapabilities`: `Some(true)` when it is
+    /// an object whose defined capabilities are objects.
+    pub client_capabilities_ok: Option<bool>,
+    /// `io.modelcontextprotocol/clientInfo`: `Some(true)` when it is an
+    /// `Implementation`.
+    pub client_info_ok: Option<bool>,
+    /// `io.modelcontextprotocol/logLevel`.
+    pub log_level: Option<Shallow<'a>>,
+    /// `progressToken`.
+    pub progress_token: Option<Shallow<'a>>,
+}
+
+/// `_meta` key of the protocol version.
+pub const PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
+/// `_meta` key of the client capabilities.
+pub const CLIENT_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
+/// `_meta` key of the client identity.
+pub const CLIENT_INFO: &str = "io.modelcontextprotocol/clientInfo";
+/// `_meta` key of the log level.
+pub const LOG_LEVEL: &str = "io.modelcontextprotocol/logLevel";
+
+/// `LoggingLevel` of the schema (RFC 5424 severities).
+pub const LOG_LEVELS: &[&str] = &[
+    "debug",
+    "info",
+    "notice",
+    "warning",
+    "error",
+    "critical",
+    "alert",
+    "emergency",
+];
+
+/// Decodes a `params` value.
+pub struct ParamsSeed<'d> {
+    /// Set when a duplicate member name is found anywhere inside.
+    pub dup: &'d mut bool,
+}
+
+impl<'de> DeserializeSeed<'de> for ParamsSeed<'_> {
+    type Value = ParamsField<'de>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for ParamsSeed<'_> {
+    type Value = ParamsField<'de>;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("params")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut params = Params::default();
+        visit_object(&mut map, self.dup, |key, map, dup| {
+            if key == "_meta" {
+                params.meta = map.next_value_seed(MetaSeed { dup })?;
+                Ok(())
+            } else {
+                params.method.visit_member(key, map, dup)
+            }
+        })?;
+        Ok(ParamsField::Object(params))
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
+        ScanSeed { dup: self.dup }
+            .visit_seq(seq)
+            .map(ParamsField::Other)
+    }
+    fn visit_unit<E>(self) -> Result<Self::Value, E> {
+        Ok(ParamsField::Other(Shallow::Null))
+    }
+    fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
+        Ok(ParamsField::Other(Shallow::Bool))
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
+        Ok(ParamsField::Other(Shallow::Integer))
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
+        Ok(ParamsField::Other(Shallow::Integer))
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
+        Ok(ParamsField::Other(Shallow::Number))
+    }
+    fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
+        Ok(ParamsField::Other(Shallow::Str("".into())))
+    }
+}
+
+struct MetaSeed<'d> {
+    dup: &'d mut bool,
+}
+
+impl<'de> DeserializeSeed<'de> for MetaSeed<'_> {
+    type Value = MetaField<'de>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for MetaSeed<'_> {
+    type Value = MetaField<'de>;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("_meta")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut meta = Meta::default();
+        visit_object(&mut map, self.dup, |key, map, dup| {
+            match key {
+                PROTOCOL_VERSION => {
+                    meta.protocol_version = Some(map.next_value_seed(ScanSeed { dup })?)
+                }
+                CLIENT_CAPABILITIES => {
+                    meta.client_capabilities_ok = Some(map.next_value_seed(ShapeSeed {
+                        dup,
+                        shape: Shape::Capabilities,
+                    })?)
+                }
+                CLIENT_INFO => {
+                    meta.client_info_ok = Some(map.next_value_seed(ShapeSeed {
+                        dup,
+                        shape: Shape::Implementation,
+                    })?)
+                }
+                LOG_LEVEL => meta.log_level = Some(map.next_value_seed(ScanSeed { dup })?),
+                "progressToken" => {
+                    meta.progress_token = Some(map.next_value_seed(ScanSeed { dup })?)
+                }
+                _ => {
+                    map.next_value_seed(ScanSeed { dup })?;
+                }
+            }
+            Ok(())
+        })?;
+        Ok(MetaField::Object(meta))
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
+        ScanSeed { dup: self.dup }
+            .visit_seq(seq)
+            .map(|_| MetaField::NotObject)
+    }
+    fn visit_unit<E>(self) -> Result<Self::Value, E> {
+        Ok(MetaField::NotObject)
+    }
+    fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
+        Ok(MetaField::NotObject)
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
+        Ok(MetaField::NotObject)
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
+        Ok(MetaField::NotObject)
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
+        Ok(MetaField::NotObject)
+    }
+    fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
+        Ok(MetaField::NotObject)
+    }
+}
+
+/// Object shapes of `_meta` values that are checked member by member.
+#[derive(Clone, Copy)]
+enum Shape {
+    /// `ClientCapabilities`: an object; each capability the schema defines
+    /// (`elicitation`, `experimental`, `extensions`, `roots`, `sampling`)
+    /// is itself an object.
+    Capabilities,
+    /// `Implementation`: `name` and `version` strings; `title`,
+    /// `description` and `websiteUrl` strings and `icons` an array when
+    /// present.
+    Implementation,
+}
+
+struct ShapeSeed<'d> {
+    dup: &'d mut bool,
+    shape: Shape,
+}
+
+impl<'de> DeserializeSeed<'de> for ShapeSeed<'_> {
+    type Value = bool;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<bool, D::Error> {
+        let shape = self.shape;
+        let mut dup = false;
+        let mut ok = true;
+        let mut name = false;
+        let mut version = false;
+        let is_object = d.deserialize_any(ShapeVisitor {
+            dup: &mut dup,
+            on_member: &mut |key: &str, value: &Shallow<'_>| match shape {
+                Shape::Capabilities => {
+                    if matches!(
+                        key,
+                        "elicitation" | "experimental" | "extensions" | "roots" | "sampling"
+                    ) && *value != Shallow::Object
+                    {
+                        ok = false;
+                    }
+                }
+                Shape::Implementation => match key {
+                    "name" => name = value.as_str().is_some(),
+                    "version" => version = value.as_str().is_some(),
+                    "title" | "description" | "websiteUrl" if value.as_str().is_none() => {
+                        ok = false
+                    }
+                    "icons" if *value != Shallow::Array => ok = false,
+                    _ => {}
+                },
+            },
+        })?;
+        if dup {
+            *self.dup = true;
+        }
+        Ok(is_object
+            && ok
+            && match shape {
+                Shape::Capabilities => true,
+                Shape::Implementation => name && version,
+            })
+    }
+}
+
+struct ShapeVisitor<'d, 'f> {
+    dup: &'d mut bool,
+    on_member: &'f mut dyn FnMut(&str, &Shallow<'_>),
+}
+
+impl<'de> Visitor<'de> for ShapeVisitor<'_, '_> {
+    /// Whether the value was an object.
+    type Value = bool;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("an object")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<bool, A::Error> {
+        let on_member = self.on_member;
+        visit_object(&mut map, self.dup, |key, map, dup| {
+            let value = map.next_value_seed(ScanSeed { dup })?;
+            on_member(key, &value);
+            Ok(())
+        })?;
+        Ok(true)
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, seq: A) -> Result<bool, A::Error> {
+        ScanSeed { dup: self.dup }.visit_seq(seq).map(|_| false)
+    }
+    fn visit_unit<E>(self) -> Result<bool, E> {
+        Ok(false)
+    }
+    fn visit_bool<E>(self, _: bool) -> Result<bool, E> {
+        Ok(false)
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<bool, E> {
+        Ok(false)
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<bool, E> {
+        Ok(false)
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<bool, E> {
+        Ok(false)
+    }
+    fn visit_str<E>(self, _: &str) -> Result<bool, E> {
+        Ok(false)
+    }
+}
+
+/// `-32602`: no `params` at all.
+pub const NO_PARAMS: RpcError<'static> =
+    RpcError::invalid_params("Invalid params: every request needs params with _meta");
+/// `-32602`: `params` is not an object.
+pub const PARAMS_NOT_OBJECT: RpcError<'static> =
+    RpcError::invalid_params("Invalid params: params must be an object");
+/// `-32602`: no `_meta`.
+pub const NO_META: RpcError<'static> =
+    RpcError::invalid_params("Invalid params: params._meta is required");
+/// `-32602`: `_meta` is not an object.
+pub const META_NOT_OBJECT: RpcError<'static> =
+    RpcError::invalid_params("Invalid params: params._meta must be an object");
+/// `-32602`: no protocol version.
+pub const NO_VERSION: RpcError<'static> =
+    RpcError::invalid_params("Invalid params: _meta needs io.modelcontextprotocol/protocolVersion");
+/// `-32602`: protocol version not a string.
+pub const VERSION_NOT_STRING: RpcError<'static> = RpcError::invalid_params(
+    "Invalid params: io.modelcontextprotocol/protocolVersion must be a string",
+);
+/// `-32602`: no client capabilities.
+pub const NO_CAPABILITIES: RpcError<'static> = RpcError::invalid_params(
+    "Invalid params: _meta needs io.modelcontextprotocol/clientCapabilities",
+);
+/// `-32602`: client capabilities malformed.
+pub const BAD_CAPABILITIES: RpcError<'static> = RpcError::invalid_params(
+    "Invalid params: io.modelcontextprotocol/clientCapabilities must be a ClientCapabilities object",
+);
+/// `-32602`: client info malformed.
+pub const BAD_CLIENT_INFO: RpcError<'static> = RpcError::invalid_params(
+    "Invalid params: io.modelcontextprotocol/clientInfo must be an Implementation with string name and version",
+);
+/// `-32602`: log level not a `LoggingLevel`.
+pub const BAD_LOG_LEVEL: RpcError<'static> = RpcError::invalid_params(
+    "Invalid params: io.modelcontextprotocol/logLevel must be a LoggingLevel such as \"info\"",
+);
+/// `-32602`: progress token neither string nor integer.
+pub const BAD_PROGRESS_TOKEN: RpcError<'static> =
+    RpcError::invalid_params("Invalid params: progressToken must be a string or an integer");
+/// `-32022` message.
+pub const UNSUPPORTED: &str = "Unsupported protocol version";
+/// Message of the error to `initialize` when the legacy path is off.
+pub const NO_HANDSHAKE: &str = "Unsupported protocol version: this server has no initialize handshake; use one of data.supported";
+
+/// The protocol versions served, with their wire form rendered once.
+#[derive(Debug, Clone)]
+pub struct Versions {
+    supported: Vec<String>,
+    supported_json: Vec<u8>,
+}
+
+impl Versions {
+    /// `supported`: the versions a request's `_meta` may name, in the order
+    /// they are listed in errors and in `server/discover`.
+    pub fn new(supported: Vec<String>) -> Self {
+        let supported_json = serde_json::to_vec(&supported).unwrap_or_else(|_| b"[]".to_vec());
+        Versions {
+            supported,
+            supported_json,
+        }
+    }
+
+    /// The versions served.
+    pub fn supported(&self) -> &[String] {
+        &self.supported
+    }
+
+    /// `["2026-07-28", ...]`, ready to splice into `error.data`.
+    pub fn supported_json(&self) -> &[u8] {
+        &self.supported_json
+    }
+
+    /// Checks `params` and its `_meta` for a modern request (steps 1 to 5 of
+    /// the module documentation).
+    pub fn check<'a>(&self, params: Option<&ParamsField<'a>>) -> Result<(), RpcError<'a>> {
+        let params = match params {
+            None => return Err(NO_PARAMS),
+            Some(ParamsField::Other(_)) => return Err(PARAMS_NOT_OBJECT),
+            Some(ParamsField::Object(p)) => p,
+        };
+        let meta = match &params.meta {
+            MetaField::Absent => return Err(NO_META),
+            MetaField::NotObject => return Err(META_NOT_OBJECT),
+            MetaField::Object(m) => m,
+        };
+        let version = match &meta.protocol_version {
+            None => return Err(NO_VERSION),
+            Some(Shallow::Str(v)) => v,
+            Some(_) => return Err(VERSION_NOT_STRING),
+        };
+        if !self.supported.iter().any(|s| s == version) {
+            return Err(RpcError {
+                code: Code::UnsupportedProtocolVersion,
+                message: UNSUPPORTED,
+                data: ErrorData::SupportedAndRequested(version.clone()),
+            });
+        }
+        match meta.client_capabilities_ok {
+            None => return Err(NO_CAPABILITIES),
+            Some(false) => return Err(BAD_CAPABILITIES),
+            Some(true) => {}
+        }
+        if meta.client_info_ok == Some(false) {
+            return Err(BAD_CLIENT_INFO);
+        }
+        if let Some(level) = &meta.log_level
+            && !level.as_str().is_some_and(|l| LOG_LEVELS.contains(&l))
+        {
+            return Err(BAD_LOG_LEVEL);
+        }
+        if let Some(token) = &meta.progress_token {
+            // `ProgressToken` is `string | integer`. An integer beyond 64
+            // bits is refused too: this server could not echo it in a
+            // progress notification without a big-number type.
+            if !matches!(token, Shallow::Str(_) | Shallow::Integer) {
+                return Err(BAD_PROGRESS_TOKEN);
+            }
+        }
+        Ok(())
+    }
+
+    /// The error to an `initialize` request when the legacy path is off:
+    /// `-32022` naming the supported versions, with `requested` set to the
+    /// asked version when it is a string (BRIEF decision 11). Without a
+    /// string version there is nothing to put in the required `requested`,
+    /// so the reply is `-32602`, still naming the supported versions in
+    /// `data.supported`.
+    pub fn initialize_error<'a>(&self, params: Option<&ParamsField<'a>>) -> RpcError<'a> {
+        let requested = match params {
+            Some(ParamsField::Object(p)) => match &p.method.protocol_version {
+                Some(Shallow::Str(v)) => Some(v.clone()),
+                _ => None,
+            },
+            _ => None,
+        };
+        match requested {
+            Some(v) => RpcError {
+                code: Code::UnsupportedProtocolVersion,
+                message: NO_HANDSHAKE,
+                data: ErrorData::SupportedAndRequested(v),
+            },
+            None => RpcError {
+                code: Code::InvalidParams,
+                message: "Invalid params: initialize needs a string protocolVersion, and this \
+                          server has no initialize handshake; use one of data.supported",
+                data: ErrorData::Supported,
+            },
+        }
+    }
+}

@@ -1,0 +1,152 @@
+//! The pure core: one request line in, at most one response line out.
+//!
+//! [`Server`] is built once from a [`Config`]; after that, answering a line
+//! reads nothing but the line and the server, writes nothing but the output
+//! buffer, and keeps no state: the same line gives the same bytes, whatever
+//! came before. A line walks down the layers once:
+//!
+//! 1. framing: a trailing `\r` is stripped; a blank line is not a message;
+//!    a line over the limit is `-32600` (BRIEF decision 1);
+//! 2. [`crate::envelope`]: JSON-RPC classification and id;
+//! 3. `initialize` (the legacy handshake) is answered with an error naming
+//!    the supported versions ([`crate::meta::Versions::initialize_error`]);
+//! 4. [`crate::meta`]: `params`, `_meta` and the protocol version;
+//! 5. [`crate::dispatch`]: the method, its params, and the tool.
+//!
+//! Spec: 2026-07-28 `basic/transports/stdio.mdx` (one message per line, no
+//! embedded newlines) and `basic/versioning.mdx` (every request is accepted
+//! or rejected on its own; nothing is inferred from earlier requests).
+
+use crate::config::Config;
+use crate::dispatch::Methods;
+use crate::envelope::{self, Message, TOO_LONG};
+use crate::error::RpcError;
+use crate::meta::{ParamsField, Versions};
+use crate::tools::{Catalog, Direct, Executor};
+
+/// What became of one input line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Disposition {
+    /// Blank or whitespace-only: not a message, no reply.
+    Blank,
+    /// One reply line was written.
+    Replied,
+    /// A notification: no reply, ever.
+    Notification,
+    /// A response sent by the client: no reply; worth a note on stderr.
+    ClientResponse,
+}
+
+/// A configured server: the configuration plus everything rendered from it.
+pub struct Server {
+    config: Config,
+    versions: Versions,
+    methods: Methods,
+}
+
+impl Server {
+    /// Builds the server: renders every constant result once.
+    pub fn new(config: Config) -> Self {
+        let versions = Versions::new(config.versions().to_vec());
+        let methods = Methods::new(&config, versions.supported());
+        Server {
+            config,
+            versions,
+            methods,
+        }
+    }
+
+    /// The configuration it serves.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// The versions a modern request may name.
+    pub fn versions(&self) -> &Versions {
+        &self.versions
+    }
+
+    /// The tool catalog.
+    pub fn catalog(&self) -> &Catalog {
+        self.methods.catalog()
+    }
+
+    /// Answers one line: the reply line (newline included), or `None`.
+    pub fn respond(&self, line: &[u8]) -> Option<Vec<u8>> {
+        let mut out = Vec::new();
+        match self.respond_into(line, &mut out) {
+            Disposition::Replied => Some(out),
+            _ => None,
+        }
+    }
+
+    /// Answers one line, appending the reply (if any) to `out`.
+    pub fn respond_into(&self, line: &[u8], out: &mut Vec<u8>) -> Disposition {
+        self.respond_with(line, out, &mut Direct)
+    }
+
+    /// Answers one line, running tools through `executor`.
+    pub fn respond_with<E: Executor>(
+        &self,
+        line: &[u8],
+        out: &mut Vec<u8>,
+        executor: &mut E,
+    ) -> Disposition {
+        if line
+            .iter()
+            .all(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
+        {
+            return Disposition::Blank;
+        }
+        // The limit counts every byte before the newline, as the driver does.
+        if line.len() > self.config.max_line_bytes() {
+            self.write_oversized(out);
+            return Disposition::Replied;
+        }
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        match envelope::decode(line) {
+            Message::Notification => Disposition::Notification,
+            Message::ClientResponse => Disposition::ClientResponse,
+            Message::Error { id, error } => {
+                envelope::write_error(out, id.as_ref(), &error, self.versions.supported_json());
+                Disposition::Replied
+            }
+            Message::Request { id, method, params } => {
+                match self.handle(&method, params.as_ref(), executor) {
+                    Ok(body) => envelope::write_result(out, &id, body),
+                    Err(error) => envelope::write_error(
+                        out,
+                        Some(&id),
+                        &error,
+                        self.versions.supported_json(),
+                    ),
+                }
+                Disposition::Replied
+            }
+        }
+    }
+
+    /// The reply to a line longer than the limit (`-32600`, id null), for a
+    /// driver that skipped the line without buffering it.
+    pub fn write_oversized(&self, out: &mut Vec<u8>) {
+        envelope::write_error(out, None, &TOO_LONG, self.versions.supported_json());
+    }
+
+    fn handle<'s, 'a, E: Executor>(
+        &'s self,
+        method: &str,
+        params: Option<&ParamsField<'a>>,
+        executor: &mut E,
+    ) -> Result<&'s [u8], RpcError<'a>> {
+        if method == "initialize" {
+            return Err(self.versions.initialize_error(params));
+        }
+        self.versions.check(params)?;
+        let method_params = match params {
+            Some(ParamsField::Object(p)) => &p.method,
+            // `check` has refused every other case.
+            _ => return Err(crate::meta::NO_PARAMS),
+        };
+        self.methods.call(method, method_params, executor)
+    }
+}

@@ -1,0 +1,390 @@
+//! The stdio driver: reads lines from an input stream, hands each to the
+//! core, writes the replies, and logs to a separate stream. It holds no
+//! protocol knowledge; what it owns is framing and I/O:
+//!
+//! - **Lines.** Split on `\n`. A line longer than the configured limit is
+//!   never buffered: the driver skips to the next newline and the core
+//!   writes one `-32600` reply with id null for it. Memory stays bounded by
+//!   the limit plus one read buffer, whatever arrives. A final line without
+//!   a newline before end-of-file is still a line.
+//! - **Flushing.** Replies collect in one buffer, written when it is large
+//!   or when the driver is about to wait for input. A host that sends one
+//!   request and waits gets its reply at once; pipelined input is answered
+//!   in large writes, not one system call per line.
+//! - **End.** At end-of-file every line read has been answered; the driver
+//!   writes what is left and returns. When the output is closed, it returns
+//!   quietly: nobody is left to answer.
+//!
+//! Spec: 2026-07-28 `basic/transports/stdio.mdx`: messages are delimited by
+//! newlines; the server MUST NOT write anything to stdout that is not a
+//! valid MCP message (logs go to stderr); servers SHOULD exit promptly when
+//! stdin is closed.
+
+use std::io::{self, BufRead, BufReader, ErrorKind, Read, Write};
+
+use crate::server::{Disposition, Server};
+
+/// How much input is read at once, and the output size that forces a write.
+const CHUNK: usize = 64 * 1024;
+
+/// Log verbosity on stderr.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum LogLevel {
+    /// Nothing at all.
+    Off,
+    /// Failures of the driver.
+    Error,
+    /// Things a host's author should know (the default).
+    Warn,
+    /// One line per message handled.
+    Info,
+    /// Everything, including each reply's size.
+    Debug,
+}
+
+impl LogLevel {
+    /// Parses `off`, `error`, `warn`, `info` or `debug`.
+    pub fn parse(s: &str) -> Option<LogLevel> {
+        Some(match s {
+            "off" => LogLevel::Off,
+            "error" => LogLevel::Error,
+            "warn" => LogLevel::Warn,
+            "info" => LogLevel::Info,
+            "debug" => LogLevel::Debug,
+            _ => return None,
+        })
+    }
+}
+
+/// Why [`serve`] returned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum End {
+    /// The input reached end-of-file and every reply was written.
+    EndOfInput,
+    /// The output was closed by the reader.
+    OutputClosed,
+}
+
+/// Counts of what the driver saw, for the final log line and for tests.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Lines read (blank ones included, oversized ones included).
+    pub lines: u64,
+    /// Replies written.
+    pub replies: u64,
+    /// Lines over the limit.
+    pub oversized: u64,
+}
+
+struct Driver<'s, W: Write, L: Write> {
+    server: &'s Server,
+    out: W,
+    buf: Vec<u8>,
+    log: L,
+    level: LogLevel,
+    stats: Stats,
+}
+
+impl<W: Write, L: Write> Driver<'_, W, L> {
+    fn note(&mut self, level: LogLevel, msg: std::fmt::Arguments<'_>) {
+        if level <= self.level {
+            // A log stream that fails must not stop the server.
+            let _ = writeln!(self.log, "mcp-reference: {msg}");
+        }
+    }
+
+    fn line(&mut self, line: &[u8]) -> io::Result<()> {
+        self.stats.lines += 1;
+        let n = self.stats.lines;
+        let before = self.buf.len();
+        match self.server.respond_into(line, &mut self.buf) {
+            Disposition::Replied => {
+                self.stats.replies += 1;
+                if self.level >= LogLevel::Debug {
+                    let size = self.buf.len() - before;
+                    self.note(LogLevel::Debug, format_args!("line {n}: replied, {size} bytes"));
+                }
+            }
+            Disposition::ClientResponse => self.note(
+                LogLevel::Warn,
+                format_args!("line {n}: ignored a JSON-RPC response; clients must not send responses on stdio"),
+            ),
+            Disposition::Notification => {
+                self.note(LogLevel::Info, format_args!("line {n}: notification, no reply"))
+            }
+            Disposition::Blank => {}
+        }
+        self.write_if_full()
+    }
+
+    fn oversized(&mut self) -> io::Result<()> {
+        self.stats.lines += 1;
+        self.stats.oversized += 1;
+        self.stats.replies += 1;
+        let limit = self.server.config().max_line_bytes();
+        let n = self.stats.lines;
+        self.note(
+            LogLevel::Warn,
+            format_args!("line {n}: longer than {limit} bytes; skipped it and replied -32600"),
+        );
+        self.server.write_oversized(&mut self.buf);
+        self.write_if_full()
+    }
+
+    fn write_if_full(&mut self) -> io::Result<()> {
+        if self.buf.len() >= CHUNK {
+            self.out.write_all(&self.buf)?;
+            self.buf.clear();
+        }
+        Ok(())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        if !self.buf.is_empty() {
+            self.out.write_all(&self.buf)?;
+            self.buf.clear();
+        }
+        self.out.flush()
+    }
+}
+
+/// Serves `input` until end-of-file or until `output` is closed.
+///
+/// Returns an error only when reading the input fails.
+pub fn serve<R: Read, W: Write, L: Write>(
+    server: &Server,
+    input: R,
+    output: W,
+    log: L,
+    level: LogLevel,
+) -> io::Result<(End, Stats)> {
+    let mut driver = Driver {
+        server,
+        out: output,
+        buf: Vec::with_capacity(CHUNK * 2),
+        log,
+        level,
+        stats: Stats::default(),
+    };
+    let result = run(&mut driver, input);
+    let stats = driver.stats;
+    let end = match result {
+        Ok(()) => match driver.flush() {
+            Ok(()) => End::EndOfInput,
+            Err(e) if e.kind() == ErrorKind::BrokenPipe => End::OutputClosed,
+            Err(e) => return Err(e),
+        },
+        Err(Failure::Output(e)) if e.kind() == ErrorKind::BrokenPipe => End::OutputClosed,
+        Err(Failure::Output(e)) | Err(Failure::Input(e)) => return Err(e),
+    };
+    driver.note(
+        LogLevel::Info,
+        format_args!(
+            "{}: {} lines, {} replies, {} oversized",
+            match end {
+                End::EndOfInput => "end of input",
+                End::OutputClosed => "output closed",
+            },
+            stats.lines,
+            stats.replies,
+            stats.oversized
+        ),
+    );
+    Ok((end, stats))
+}
+
+enum Failure {
+    Input(io::Error),
+    Output(io::Error),
+}
+
+fn run<R: Read, W: Write, L: Write>(
+    driver: &mut Driver<'_, W, L>,
+    input: R,
+) -> Result<(), Failure> {
+    let limit = driver.server.config().max_line_bytes();
+    let mut reader = BufReader::with_capacity(CHUNK, input);
+    // The part of the current line read so far, when it spans reads.
+    let mut partial: Vec<u8> = Vec::new();
+    // Skipping the rest of an oversized line.
+    let mut skipping = false;
+    loop {
+        if reader.buffer().is_empty() {
+            // About to wait for input: the host may be waiting for us.
+            driver.flush().map_err(Failure::Output)?;
+        }
+        let chunk = match reader.fill_buf() {
+            Ok(chunk) => chunk,
+            Err(e) if e.kind() == ErrorKind::Interrupted => continue,
+            Err(e) => return Err(Failure::Input(e)),
+        };
+        if chunk.is_empty() {
+            if !partial.is_empty() {
+                let line = std::mem::take(&mut partial);
+                driver.line(&line).map_err(Failure::Output)?;
+            }
+            return Ok(());
+        }
+        let (used, line_end) = match memchr::memchr(b'\n', chunk) {
+            Some(i) => (i + 1, Some(i)),
+            None => (chunk.len(), None),
+        };
+        let piece = chunk
+            .get(..line_end.unwrap_or(chunk.len()))
+            .unwrap_or_default();
+        if skipping {
+            skipping = line_end.is_none();
+        } else if partial.len() + piece.len() > limit {
+            partial.clear();
+            partial.shrink_to(CHUNK);
+            skipping = line_end.is_none();
+            driver.oversized().map_err(Failure::Output)?;
+        } else if line_end.is_some() && partial.is_empty() {
+            // The whole line is in the read buffer: no copy.
+            driver.line(piece).map_err(Failure::Output)?;
+        } else {
+            partial.extend_from_slice(piece);
+            if line_end.is_some() {
+                let line = std::mem::take(&mut partial);
+                driver.line(&line).map_err(Failure::Output)?;
+                partial = line;
+                partial.clear();
+            }
+        }
+        reader.consume(used);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Config;
+
+    const DISCOVER: &str = r#"{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#;
+
+    fn run_bytes(server: &Server, input: &[u8]) -> (Vec<u8>, Vec<u8>, Stats) {
+        let mut out = Vec::new();
+        let mut log = Vec::new();
+        let (end, stats) = serve(server, input, &mut out, &mut log, LogLevel::Warn).unwrap();
+        assert_eq!(end, End::EndOfInput);
+        (out, log, stats)
+    }
+
+    /// A reader that hands out at most `n` bytes per read, to split lines
+    /// across reads at every possible point.
+    struct Trickle<'a>(&'a [u8], usize);
+    impl Read for Trickle<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let n = self.1.min(buf.len()).min(self.0.len());
+            buf[..n].copy_from_slice(&self.0[..n]);
+            self.0 = &self.0[n..];
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn one_reply_per_request_in_order_and_last_line_without_newline() {
+        let server = Server::new(Config::default());
+        let input = format!("{DISCOVER}\n\n{DISCOVER}\r\n{DISCOVER}");
+        let (out, log, stats) = run_bytes(&server, input.as_bytes());
+        let expected = server.respond(DISCOVER.as_bytes()).unwrap();
+        assert_eq!(out, [expected.clone(), expected.clone(), expected].concat());
+        assert!(log.is_empty());
+        assert_eq!(stats.replies, 3);
+    }
+
+    #[test]
+    fn split_reads_change_nothing() {
+        let server = Server::new(Config::default());
+        let input = format!("{DISCOVER}\n{{\"jsonrpc\":\"2.0\",\"method\":\"x\"}}\n{DISCOVER}\n");
+        let (whole, _, _) = run_bytes(&server, input.as_bytes());
+        for n in [1, 2, 3, 7, 64] {
+            let mut out = Vec::new();
+            serve(
+                &server,
+                Trickle(input.as_bytes(), n),
+                &mut out,
+                io::sink(),
+                LogLevel::Off,
+            )
+            .unwrap();
+            assert_eq!(out, whole, "reads of {n} bytes");
+        }
+    }
+
+    #[test]
+    fn oversized_line_is_skipped_with_one_error() {
+        let config = Config::default().with_max_line_bytes(1024).unwrap();
+        let server = Server::new(config);
+        let long = "x".repeat(5000);
+        for n in [1, 100, 4096, CHUNK] {
+            let input = format!("{long}\n{DISCOVER}\n{long}");
+            let mut out = Vec::new();
+            let (_, stats) = serve(
+                &server,
+                Trickle(input.as_bytes(), n),
+                &mut out,
+                io::sink(),
+                LogLevel::Off,
+            )
+            .unwrap();
+            let text = String::from_utf8(out).unwrap();
+            let lines: Vec<_> = text.lines().collect();
+            assert_eq!(lines.len(), 3, "{n}: {text}");
+            assert!(lines[0].contains("-32600") && lines[0].contains("\"id\":null"));
+            assert!(lines[1].contains("supportedVersions"));
+            assert!(lines[2].contains("-32600"));
+            assert_eq!(stats.oversized, 2);
+        }
+    }
+
+    #[test]
+    fn exactly_the_limit_is_accepted() {
+        let config = Config::default().with_max_line_bytes(1024).unwrap();
+        let server = Server::new(config);
+        let pad = 1024 - DISCOVER.len();
+        let line = format!("{}{}", " ".repeat(pad), DISCOVER);
+        assert_eq!(line.len(), 1024);
+        let (out, _, _) = run_bytes(&server, format!("{line}\n{line} \n").as_bytes());
+        let text = String::from_utf8(out).unwrap();
+        let lines: Vec<_> = text.lines().collect();
+        assert!(lines[0].contains("supportedVersions"));
+        assert!(lines[1].contains("-32600"));
+    }
+
+    #[test]
+    fn client_responses_are_noted_on_the_log_only() {
+        let server = Server::new(Config::default());
+        let (out, log, _) = run_bytes(&server, b"{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n");
+        assert!(out.is_empty());
+        assert!(
+            String::from_utf8(log)
+                .unwrap()
+                .contains("ignored a JSON-RPC response")
+        );
+    }
+
+    struct Closed;
+    impl Write for Closed {
+        fn write(&mut self, _: &[u8]) -> io::Result<usize> {
+            Err(io::Error::from(ErrorKind::BrokenPipe))
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Err(io::Error::from(ErrorKind::BrokenPipe))
+        }
+    }
+
+    #[test]
+    fn closed_output_ends_quietly() {
+        let server = Server::new(Config::default());
+        let (end, _) = serve(
+            &server,
+            DISCOVER.as_bytes(),
+            Closed,
+            io::sink(),
+            LogLevel::Off,
+        )
+        .unwrap();
+        assert_eq!(end, End::OutputClosed);
+    }
+}

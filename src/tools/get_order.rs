@@ -1,0 +1,117 @@
+//! `get_order(order_id)`: the order snapshot of one of the user's orders
+//! (textbook chapter 43).
+//!
+//! Authorization is decided here, once, at catalog build: only orders owned
+//! by the configured user get a rendered success result. Every other id, an
+//! order of someone else's or no order at all, gets the one forbidden result,
+//! so the two are byte-identical by construction and nothing of an order the
+//! user may not read is ever rendered (BRIEF decision 12). Nothing from the
+//! request other than `order_id` is consulted: a `clientInfo` that calls
+//! itself `administrator` never reaches this module.
+//!
+//! Spec: 2026-07-28 `server/tools.mdx`, "Structured Content" and "Output
+//! Schema"; "Error Handling" for the `isError` results.
+
+use std::collections::BTreeMap;
+
+use serde_json::{Value, json};
+
+use super::{Arguments, Checked, Tool, read_only_annotations, structured_result, text_result};
+use crate::config::Config;
+use crate::json::Shallow;
+
+/// The tool's name.
+pub const NAME: &str = "get_order";
+
+/// Text of the result for an order the user may not read or that does not
+/// exist. It says nothing about which.
+pub const FORBIDDEN_TEXT: &str = "No order with that id is visible to you: it does not exist or \
+     belongs to another customer. Check the order id; you can only read your own orders.";
+
+/// Text of the result for arguments that break the `inputSchema`.
+pub const INVALID_TEXT: &str = "Invalid arguments for get_order: pass one argument, order_id, \
+     as a string, for example {\"order_id\": \"A-104\"}.";
+
+/// `get_order`, with every result it can give already rendered.
+pub struct GetOrder {
+    readable: BTreeMap<String, Vec<u8>>,
+    forbidden: Vec<u8>,
+    invalid: Vec<u8>,
+}
+
+impl GetOrder {
+    /// Renders the results for the configuration's user and snapshot.
+    pub fn new(config: &Config) -> Self {
+        let identity = config.identity();
+        // A BTreeMap compares ids with memcmp, which stops at the first
+        // differing byte: a 4 KiB order_id is not hashed in full.
+        let readable = config
+            .orders()
+            .iter()
+            .filter(|o| o.owner == config.user())
+            .map(|o| {
+                let snapshot = json!({
+                    "order_id": o.order_id,
+                    "status": o.status,
+                    "as_of": o.as_of,
+                    "source_version": o.source_version,
+                });
+                (o.order_id.clone(), structured_result(snapshot, identity))
+            })
+            .collect();
+        GetOrder {
+            readable,
+            forbidden: text_result(FORBIDDEN_TEXT, true, identity),
+            invalid: text_result(INVALID_TEXT, true, identity),
+        }
+    }
+}
+
+impl Tool for GetOrder {
+    fn name(&self) -> &'static str {
+        NAME
+    }
+
+    fn descriptor(&self) -> Value {
+        json!({
+            "name": NAME,
+            "title": "Get order",
+            "description": "Returns the status snapshot of one of your orders: its status, \
+                            when the snapshot was taken, and the source version.",
+            "inputSchema": {
+                "type": "object",
+                "properties": {
+                    "order_id": { "type": "string", "description": "The order id, for example A-104." }
+                },
+                "required": ["order_id"]
+            },
+            "outputSchema": {
+                "type": "object",
+                "properties": {
+                    "order_id": { "type": "string" },
+                    "status": { "type": "string" },
+                    "as_of": { "type": "string", "format": "date-time" },
+                    "source_version": { "type": "string" }
+                },
+                "required": ["order_id", "status", "as_of", "source_version"],
+                "additionalProperties": false
+            },
+            "annotations": read_only_annotations()
+        })
+    }
+
+    fn check<'b>(&self, args: &'b Arguments<'b>) -> Result<Checked<'b>, &[u8]> {
+        // inputSchema: an object whose `order_id` is a required string;
+        // other members are allowed (no `additionalProperties: false`).
+        match args.get("order_id") {
+            Some(Shallow::Str(_)) => Ok(Checked::new(args)),
+            _ => Err(&self.invalid),
+        }
+    }
+
+    fn run(&self, args: Checked<'_>) -> &[u8] {
+        self.readable
+            .get(args.str("order_id"))
+            .unwrap_or(&self.forbidden)
+    }
+}

@@ -1,0 +1,103 @@
+//! `lookup_stock(product_id)`: units in stock of one product (the textbook's
+//! companion lesson). Offered only when the configuration has a stock table.
+//!
+//! Its `inputSchema` has `additionalProperties: false`, so any argument other
+//! than `product_id` is an invalid call. An unknown product is a business
+//! failure: a result with `isError: true`.
+//!
+//! Spec: 2026-07-28 `server/tools.mdx`, "Structured Content", "Output Schema"
+//! and "Error Handling".
+
+use std::collections::BTreeMap;
+
+use serde_json::{Value, json};
+
+use super::{Arguments, Checked, Tool, read_only_annotations, structured_result, text_result};
+use crate::config::{Config, StockItem};
+use crate::json::Shallow;
+
+/// The tool's name.
+pub const NAME: &str = "lookup_stock";
+
+/// Text of the result for a product not in the stock table.
+pub const UNKNOWN_TEXT: &str = "No product with that id is in the stock table. Check the \
+     product id, for example python-book.";
+
+/// Text of the result for arguments that break the `inputSchema`.
+pub const INVALID_TEXT: &str = "Invalid arguments for lookup_stock: pass exactly one argument, \
+     product_id, as a string, for example {\"product_id\": \"python-book\"}.";
+
+/// `lookup_stock`, with every result it can give already rendered.
+pub struct LookupStock {
+    products: BTreeMap<String, Vec<u8>>,
+    unknown: Vec<u8>,
+    invalid: Vec<u8>,
+}
+
+impl LookupStock {
+    /// Renders the results for the stock table.
+    pub fn new(config: &Config, stock: &[StockItem]) -> Self {
+        let identity = config.identity();
+        let products = stock
+            .iter()
+            .map(|item| {
+                let structured = json!({ "product_id": item.product_id, "stock": item.stock });
+                (
+                    item.product_id.clone(),
+                    structured_result(structured, identity),
+                )
+            })
+            .collect();
+        LookupStock {
+            products,
+            unknown: text_result(UNKNOWN_TEXT, true, identity),
+            invalid: text_result(INVALID_TEXT, true, identity),
+        }
+    }
+}
+
+impl Tool for LookupStock {
+    fn name(&self) -> &'static str {
+        NAME
+    }
+
+    fn descriptor(&self) -> Value {
+        json!({
+            "name": NAME,
+            "title": "Look up stock",
+            "description": "Returns how many units of a product are in stock.",
+            "inputSchema": {
+                "type": "object",
+                "properties": {
+                    "product_id": { "type": "string", "description": "The product id, for example python-book." }
+                },
+                "required": ["product_id"],
+                "additionalProperties": false
+            },
+            "outputSchema": {
+                "type": "object",
+                "properties": {
+                    "product_id": { "type": "string" },
+                    "stock": { "type": "integer", "minimum": 0 }
+                },
+                "required": ["product_id", "stock"],
+                "additionalProperties": false
+            },
+            "annotations": read_only_annotations()
+        })
+    }
+
+    fn check<'b>(&self, args: &'b Arguments<'b>) -> Result<Checked<'b>, &[u8]> {
+        // inputSchema: exactly one member, `product_id`, a string.
+        match args.get("product_id") {
+            Some(Shallow::Str(_)) if args.len() == 1 => Ok(Checked::new(args)),
+            _ => Err(&self.invalid),
+        }
+    }
+
+    fn run(&self, args: Checked<'_>) -> &[u8] {
+        self.products
+            .get(args.str("product_id"))
+            .unwrap_or(&self.unknown)
+    }
+}
