@@ -8,6 +8,7 @@
 //! | layer | module | owns |
 //! | --- | --- | --- |
 //! | driver | [`stdio`] | framing on stdin/stdout, line limit, flushing, end-of-file |
+//! | session | [`session`] | what belongs to the process: the opt-in legacy handshake |
 //! | core | [`server`] | one line in, at most one line out; the order of checks |
 //! | envelope | [`envelope`] | JSON-RPC 2.0: ids, requests, notifications, replies |
 //! | metadata and versions | [`meta`] | `params._meta`, protocol versions, `initialize` |
@@ -34,6 +35,7 @@ pub mod json;
 pub mod meta;
 pub mod schema;
 pub mod server;
+pub mod session;
 pub mod stdio;
 pub mod tools;
 

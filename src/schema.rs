@@ -40,9 +40,10 @@ impl Schema {
     /// Loads `<dir>/<version>/schema.json`.
     pub fn load(dir: &Path, version: &str) -> Result<Schema, String> {
         let path = dir.join(version).join("schema.json");
-        let bytes = std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        let schema: Value =
-            serde_json::from_slice(&bytes).map_err(|e| format!("{} is not JSON: {e}", path.display()))?;
+        let bytes =
+            std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let schema: Value = serde_json::from_slice(&bytes)
+            .map_err(|e| format!("{} is not JSON: {e}", path.display()))?;
         let defs = if schema.get("$defs").is_some() {
             "#/$defs/"
         } else {
@@ -89,7 +90,11 @@ impl Schema {
         if errors.is_empty() {
             Ok(())
         } else {
-            Err(format!("not a valid {} {name}: {}", self.version, errors.join("; ")))
+            Err(format!(
+                "not a valid {} {name}: {}",
+                self.version,
+                errors.join("; ")
+            ))
         }
     }
 

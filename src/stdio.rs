@@ -23,6 +23,7 @@
 use std::io::{self, BufRead, BufReader, ErrorKind, Read, Write};
 
 use crate::server::{Disposition, Server};
+use crate::session::Session;
 
 /// How much input is read at once, and the output size that forces a write.
 const CHUNK: usize = 64 * 1024;
@@ -78,6 +79,7 @@ pub struct Stats {
 
 struct Driver<'s, W: Write, L: Write> {
     server: &'s Server,
+    session: Session<'s>,
     out: W,
     buf: Vec<u8>,
     log: L,
@@ -97,7 +99,7 @@ impl<W: Write, L: Write> Driver<'_, W, L> {
         self.stats.lines += 1;
         let n = self.stats.lines;
         let before = self.buf.len();
-        match self.server.respond_into(line, &mut self.buf) {
+        match self.session.handle(line, &mut self.buf) {
             Disposition::Replied => {
                 self.stats.replies += 1;
                 if self.level >= LogLevel::Debug {
@@ -160,6 +162,7 @@ pub fn serve<R: Read, W: Write, L: Write>(
 ) -> io::Result<(End, Stats)> {
     let mut driver = Driver {
         server,
+        session: Session::new(server),
         out: output,
         buf: Vec::with_capacity(CHUNK * 2),
         log,

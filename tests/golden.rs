@@ -24,7 +24,10 @@ fn server_info() -> Value {
 #[test]
 fn exchange_1_discover() {
     let server = Server::new(Config::default());
-    let got = reply(&server, &line(json!(1), "server/discover", json!({"_meta": meta()})));
+    let got = reply(
+        &server,
+        &line(json!(1), "server/discover", json!({"_meta": meta()})),
+    );
     validate(Some("server/discover"), &got);
     assert_eq!(
         got,
@@ -43,7 +46,10 @@ fn exchange_1_discover() {
 #[test]
 fn exchange_2_tools_list() {
     let server = Server::new(Config::default());
-    let got = reply(&server, &line(json!(2), "tools/list", json!({"_meta": meta()})));
+    let got = reply(
+        &server,
+        &line(json!(2), "tools/list", json!({"_meta": meta()})),
+    );
     validate(Some("tools/list"), &got);
     let result = &got["result"];
     assert_eq!(result["resultType"], "complete");
@@ -55,16 +61,25 @@ fn exchange_2_tools_list() {
     let tool = &tools[0];
     assert_eq!(tool["name"], "get_order");
     assert_eq!(tool["inputSchema"]["required"], json!(["order_id"]));
-    assert_eq!(tool["inputSchema"]["properties"]["order_id"]["type"], "string");
+    assert_eq!(
+        tool["inputSchema"]["properties"]["order_id"]["type"],
+        "string"
+    );
     assert_eq!(tool["annotations"]["readOnlyHint"], true);
-    assert_eq!(tool["outputSchema"]["required"], json!(["order_id", "status", "as_of", "source_version"]));
+    assert_eq!(
+        tool["outputSchema"]["required"],
+        json!(["order_id", "status", "as_of", "source_version"])
+    );
 }
 
 /// Example 43.2 of the textbook: the `tools/call` of `A-104`, id 3.
 #[test]
 fn exchange_3_get_order_a104_is_example_43_2() {
     let server = Server::new(Config::default());
-    let got = reply(&server, &call(json!(3), meta(), "get_order", json!({"order_id": "A-104"})));
+    let got = reply(
+        &server,
+        &call(json!(3), meta(), "get_order", json!({"order_id": "A-104"})),
+    );
     validate(Some("tools/call"), &got);
     let snapshot = json!({
         "order_id": "A-104",
@@ -83,7 +98,10 @@ fn exchange_3_get_order_a104_is_example_43_2() {
         }})
     );
     let text = got["result"]["content"][0]["text"].as_str().unwrap();
-    assert_eq!(serde_json::from_str::<Value>(text).unwrap(), got["result"]["structuredContent"]);
+    assert_eq!(
+        serde_json::from_str::<Value>(text).unwrap(),
+        got["result"]["structuredContent"]
+    );
 }
 
 #[test]
@@ -98,7 +116,12 @@ fn exchange_4_get_order_b205_is_forbidden_without_data() {
     assert_eq!(got["result"]["resultType"], "complete");
     assert!(got["result"].get("structuredContent").is_none());
     let text = String::from_utf8(raw).unwrap();
-    let b205 = Config::default().orders().iter().find(|o| o.order_id == "B-205").unwrap().clone();
+    let b205 = Config::default()
+        .orders()
+        .iter()
+        .find(|o| o.order_id == "B-205")
+        .unwrap()
+        .clone();
     for secret in [&b205.order_id, &b205.owner, &b205.status, &b205.as_of] {
         assert!(!text.contains(secret.as_str()), "leaks {secret}: {text}");
     }
@@ -112,7 +135,15 @@ fn exchange_4_get_order_b205_is_forbidden_without_data() {
 #[test]
 fn exchange_5_cancel_order_is_an_unknown_tool() {
     let server = Server::new(Config::default());
-    let got = reply(&server, &call(json!(5), meta(), "cancel_order", json!({"order_id": "A-104"})));
+    let got = reply(
+        &server,
+        &call(
+            json!(5),
+            meta(),
+            "cancel_order",
+            json!({"order_id": "A-104"}),
+        ),
+    );
     validate(Some("tools/call"), &got);
     assert_eq!(got["id"], 5);
     assert_eq!(got["error"]["code"], -32602);
@@ -134,8 +165,12 @@ fn demo_transcript_matches_the_committed_one() {
         .unwrap();
     assert!(status.success());
     let fresh = std::fs::read_to_string(&out).unwrap();
-    let committed = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/data/mcp-run.json")).unwrap();
-    assert_eq!(fresh, committed, "run `cargo run --release -- demo` and review the diff");
+    let committed =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/data/mcp-run.json")).unwrap();
+    assert_eq!(
+        fresh, committed,
+        "run `cargo run --release -- demo` and review the diff"
+    );
     // Every response in it is valid against the schema.
     let transcript: Value = serde_json::from_str(&committed).unwrap();
     for exchange in transcript["exchanges"].as_array().unwrap() {

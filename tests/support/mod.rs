@@ -39,7 +39,11 @@ pub fn line(id: Value, method: &str, params: Value) -> String {
 
 /// A `tools/call` request line.
 pub fn call(id: Value, meta: Value, name: &str, arguments: Value) -> String {
-    line(id, "tools/call", json!({"_meta": meta, "name": name, "arguments": arguments}))
+    line(
+        id,
+        "tools/call",
+        json!({"_meta": meta, "name": name, "arguments": arguments}),
+    )
 }
 
 /// The core's reply to `line`, parsed; panics if there is none or it is not
