@@ -5,6 +5,7 @@
 //! | `server/discover` | `DiscoverResult`, rendered once |
 //! | `tools/list` | `ListToolsResult`, rendered once; any `cursor` is `-32602` |
 //! | `tools/call` | the tool's result, or `-32602` for a malformed call or an unknown tool |
+//! | `ping`, `logging/setLevel` (removed in 2026-07-28) | `-32601`, saying so |
 //! | anything else | `-32601` |
 //!
 //! By the time a request gets here its envelope, `_meta` and version have
@@ -159,6 +160,12 @@ pub const INVALID_CURSOR: RpcError<'static> =
 /// `-32601`.
 pub const METHOD_NOT_FOUND: RpcError<'static> =
     RpcError::new(Code::MethodNotFound, "Method not found");
+/// `-32601` for the methods 2026-07-28 removed (`changelog.mdx`): the same
+/// code as any unknown method, with a message that says why.
+pub const REMOVED_METHOD: RpcError<'static> = RpcError::new(
+    Code::MethodNotFound,
+    "Method not found: removed in protocol version 2026-07-28",
+);
 
 fn cache_fields(fields: &mut Map<String, Value>, hint: CacheHint) {
     fields.insert("ttlMs".into(), json!(hint.ttl_ms));
@@ -212,6 +219,10 @@ impl Methods {
             "tools/list" if params.cursor => Err(INVALID_CURSOR),
             "tools/list" => Ok(&self.list),
             "tools/call" => self.call_tool(params, executor),
+            "ping"
+            | "logging/setLevel"
+            | "notifications/initialized"
+            | "notifications/roots/list_changed" => Err(REMOVED_METHOD),
             _ => Err(METHOD_NOT_FOUND),
         }
     }
