@@ -71,7 +71,8 @@ pub enum End {
 pub struct Stats {
     /// Lines read (blank ones included, oversized ones included).
     pub lines: u64,
-    /// Replies written.
+    /// Replies produced (when the output closes early, the last ones were
+    /// produced but never delivered).
     pub replies: u64,
     /// Lines over the limit.
     pub oversized: u64,
