@@ -395,11 +395,28 @@ fn io_reason(e: &std::io::Error) -> String {
 
 fn describe_json_error(e: &serde_json::Error) -> String {
     use serde_json::error::Category;
-    match e.classify() {
+    let message = match e.classify() {
         Category::Syntax | Category::Eof => format!("not valid JSON ({e})"),
         Category::Data => format!("wrong shape ({e})"),
         Category::Io => e.to_string(),
+    };
+    one_line(&message)
+}
+
+/// serde_json quotes an unknown member name as decoded, so a name with an
+/// escaped newline (`{"a\nb": 1}`) would split the one-sentence error
+/// over several lines: control characters and line separators are written
+/// as escapes instead (found by the `config_load` fuzz target).
+fn one_line(message: &str) -> String {
+    let mut out = String::with_capacity(message.len());
+    for c in message.chars() {
+        if c.is_control() || matches!(c, '\u{2028}' | '\u{2029}') {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
     }
+    out
 }
 
 /// `YYYY-MM-DDTHH:MM:SS[.fff](Z|±HH:MM)`, the shape of JSON Schema's
@@ -482,6 +499,7 @@ mod tests {
             ("[", "not valid JSON"),
             ("[]", "wrong shape"),
             (r#"{"usr":"x"}"#, "unknown field"),
+            (r#"{"a\nb\r\u2028":1}"#, "unknown field `a\\nb\\r\\u{2028}`"),
             (
                 r#"{"orders":[{"order_id":"A","status":"s","as_of":"2026-09-14T00:00:00Z","source_version":"v"}]}"#,
                 "missing field `owner`",

@@ -11,9 +11,11 @@
 //! By the time a request gets here its envelope, `_meta` and version have
 //! been checked (BRIEF decision 9); this module only reads the method's own
 //! params. The params decoder captures the members any method of this
-//! server reads (`name`, `arguments`, `cursor`, and the legacy
-//! `protocolVersion` of `initialize`) leniently, so the method decides what
-//! a wrong type means.
+//! server reads (`name`, `arguments`, `cursor`, and the `protocolVersion`,
+//! `capabilities` and `clientInfo` of the legacy `initialize`) leniently, so
+//! the method decides what a wrong type means. [`call_tool`] is shared with
+//! the legacy path ([`crate::legacy`]), which renders the same tools'
+//! results in the legacy shape.
 //!
 //! Spec: 2026-07-28 `server/discover.mdx`; `server/tools.mdx`, "Listing
 //! Tools", "Calling Tools" and "Error Handling"; `server/utilities/
@@ -29,7 +31,7 @@ use serde_json::{Map, Value, json};
 use crate::config::{CacheHint, Config};
 use crate::error::{Code, RpcError};
 use crate::json::{KeySet, ScanSeed, Shallow, Str};
-use crate::tools::{Arguments, Catalog, Executor, complete_result};
+use crate::tools::{Arguments, Catalog, Era, Executor, complete_result};
 
 /// The method params of a request, beyond `_meta`.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -42,6 +44,11 @@ pub struct MethodParams<'a> {
     pub cursor: bool,
     /// `protocolVersion` (the legacy `initialize`).
     pub protocol_version: Option<Shallow<'a>>,
+    /// `capabilities` (the legacy `initialize`): its JSON type.
+    pub capabilities: Option<Shallow<'a>>,
+    /// `clientInfo` (the legacy `initialize`): its JSON type. Self-reported
+    /// and never read beyond that.
+    pub client_info: Option<Shallow<'a>>,
 }
 
 /// The `arguments` member of `tools/call`.
@@ -74,6 +81,8 @@ impl<'a> MethodParams<'a> {
             "protocolVersion" => {
                 self.protocol_version = Some(map.next_value_seed(ScanSeed { dup })?)
             }
+            "capabilities" => self.capabilities = Some(map.next_value_seed(ScanSeed { dup })?),
+            "clientInfo" => self.client_info = Some(map.next_value_seed(ScanSeed { dup })?),
             _ => {
                 map.next_value_seed(ScanSeed { dup })?;
             }
@@ -99,16 +108,16 @@ impl<'de> Visitor<'de> for ArgumentsSeed<'_> {
         f.write_str("tool arguments")
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-        let mut members = Vec::new();
+        let mut args = Arguments::default();
         let mut keys = KeySet::default();
         while let Some(Str(key)) = map.next_key::<Str<'de>>()? {
             let value = map.next_value_seed(ScanSeed { dup: self.dup })?;
             if !keys.insert(key.clone()) {
                 *self.dup = true;
             }
-            members.push((key, value));
+            args.push(key, value);
         }
-        Ok(ArgumentsField::Object(Arguments::new(members)))
+        Ok(ArgumentsField::Object(args))
     }
     fn visit_seq<A: serde::de::SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
         ScanSeed { dup: self.dup }
@@ -232,19 +241,46 @@ impl Methods {
         params: &MethodParams<'_>,
         executor: &mut E,
     ) -> Result<&'s [u8], RpcError<'static>> {
-        let Some(Shallow::Str(name)) = &params.name else {
-            return Err(NO_NAME);
-        };
-        let empty = Arguments::default();
-        let args = match &params.arguments {
-            None => &empty,
-            Some(ArgumentsField::Object(args)) => args,
-            Some(ArgumentsField::Other(_)) => return Err(ARGS_NOT_OBJECT),
-        };
-        let tool = self.catalog.find(name).ok_or(UNKNOWN_TOOL)?;
-        match tool.check(args) {
-            Ok(checked) => Ok(executor.run(tool, checked)),
-            Err(invalid) => Ok(invalid),
+        match call_tool(&self.catalog, params, executor, Era::Modern)? {
+            ToolOutcome::Ran(body) | ToolOutcome::InvalidArguments(body) => Ok(body),
         }
+    }
+}
+
+/// What a well-formed `tools/call` of a known tool came to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ToolOutcome<'s> {
+    /// The tool ran; the body of its result.
+    Ran(&'s [u8]),
+    /// The arguments broke the tool's `inputSchema`, so it did not run; the
+    /// body of the `isError: true` result that says how to fix them. The
+    /// era decides whether this is sent as a result (2026-07-28 and
+    /// 2025-11-25, SEP-1303) or as `-32602` (2025-06-18).
+    InvalidArguments(&'s [u8]),
+}
+
+/// `tools/call` in any era: `name` and `arguments` checked (`-32602` when
+/// malformed), the tool found in `catalog` (`-32602` when unknown), its
+/// arguments checked against its `inputSchema`, and, only then, the tool
+/// run through `executor`, with bodies rendered for `era`.
+pub fn call_tool<'s, E: Executor>(
+    catalog: &'s Catalog,
+    params: &MethodParams<'_>,
+    executor: &mut E,
+    era: Era,
+) -> Result<ToolOutcome<'s>, RpcError<'static>> {
+    let Some(Shallow::Str(name)) = &params.name else {
+        return Err(NO_NAME);
+    };
+    let empty = Arguments::default();
+    let args = match &params.arguments {
+        None => &empty,
+        Some(ArgumentsField::Object(args)) => args,
+        Some(ArgumentsField::Other(_)) => return Err(ARGS_NOT_OBJECT),
+    };
+    let tool = catalog.find(name).ok_or(UNKNOWN_TOOL)?;
+    match tool.check(args, era) {
+        Ok(checked) => Ok(ToolOutcome::Ran(executor.run(tool, checked))),
+        Err(invalid) => Ok(ToolOutcome::InvalidArguments(invalid)),
     }
 }

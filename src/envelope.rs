@@ -73,15 +73,16 @@ impl<'a> Id<'a> {
 }
 
 /// What the `id` member held.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 enum IdField<'a> {
+    #[default]
     Absent,
     Valid(Id<'a>),
     Invalid,
 }
 
 /// A decoded JSON object at the top of a line.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 struct Envelope<'a> {
     jsonrpc: Option<Shallow<'a>>,
     id: IdField<'a>,
@@ -104,8 +105,14 @@ pub enum Message<'a> {
         /// `params`, if present.
         params: Option<ParamsField<'a>>,
     },
-    /// A notification: never answered.
-    Notification,
+    /// A notification: never answered. Its method and params are kept for
+    /// the session, which follows the legacy `notifications/initialized`.
+    Notification {
+        /// The method.
+        method: Cow<'a, str>,
+        /// `params`, if present.
+        params: Option<ParamsField<'a>>,
+    },
     /// A response sent by the client: never answered.
     ClientResponse,
     /// Answer with this error; `id` is the id to echo, if readable.
@@ -124,6 +131,11 @@ pub const TOO_DEEP: RpcError<'static> = RpcError::new(
     Code::ParseError,
     "Parse error: nested deeper than 128 levels",
 );
+/// `-32700`, for a number beyond the range of a 64-bit float (`1e400`)
+/// anywhere but in `id` (ids are kept as raw text and never converted).
+/// RFC 8259 section 9 lets a parser limit the range of numbers.
+pub const OUT_OF_RANGE: RpcError<'static> =
+    RpcError::new(Code::ParseError, "Parse error: a number is out of range");
 /// `-32600` for JSON that is not an object.
 pub const NOT_OBJECT: RpcError<'static> = RpcError::invalid_request(
     "Invalid request: a message must be a JSON object (batches are not part of MCP)",
@@ -151,22 +163,70 @@ pub const TOO_LONG: RpcError<'static> =
 pub fn decode(line: &[u8]) -> Message<'_> {
     // Checked up front so that every later step may assume UTF-8: serde_json
     // validates the strings it decodes, but not the ones it skips.
-    if std::str::from_utf8(line).is_err() {
+    let Ok(text) = std::str::from_utf8(line) else {
         return error(None, PARSE_ERROR);
-    }
-    let mut de = serde_json::Deserializer::from_slice(line);
-    let top = TopSeed
+    };
+    // Performance: reading from a `str` rather than from bytes. The line is
+    // valid UTF-8 as a whole, so serde_json need not validate each string
+    // it decodes again (from bytes it would: about 15% of a request's cost,
+    // see docs/performance.md). Escapes, control characters and lone
+    // surrogates are checked the same way either way.
+    let mut de = serde_json::Deserializer::from_str(text);
+    let mut envelope = Envelope::default();
+    let top = TopSeed { env: &mut envelope }
         .deserialize(&mut de)
-        .and_then(|top| de.end().map(|()| top));
-    let envelope = match top {
-        Ok(Some(envelope)) => envelope,
-        Ok(None) => return error(None, NOT_OBJECT),
-        Err(e) if e.to_string().starts_with("recursion limit exceeded") => {
+        .and_then(|is_object| de.end().map(|()| is_object));
+    match top {
+        Ok(true) => {}
+        Ok(false) => return error(None, NOT_OBJECT),
+        Err(e) if message_starts_with(&e, "recursion limit exceeded") => {
             return error(None, TOO_DEEP);
         }
+        Err(e) if message_starts_with(&e, "number out of range") => {
+            return error(None, OUT_OF_RANGE);
+        }
         Err(_) => return error(None, PARSE_ERROR),
-    };
+    }
     classify(envelope)
+}
+
+/// Whether serde_json's message for `e` starts with `prefix`.
+///
+/// serde_json names its error kinds only in their `Display` text.
+/// Performance: the text is compared as it is written and the formatting
+/// stops at the first difference or once `prefix` is matched, so a parse
+/// error costs no allocation (`to_string` would allocate the whole message,
+/// position included, for every malformed line).
+fn message_starts_with(e: &serde_json::Error, prefix: &str) -> bool {
+    struct Prefix<'p> {
+        rest: &'p str,
+        matched: bool,
+    }
+    impl fmt::Write for Prefix<'_> {
+        fn write_str(&mut self, s: &str) -> fmt::Result {
+            let n = s.len().min(self.rest.len());
+            match (self.rest.get(..n), s.get(..n), self.rest.get(n..)) {
+                (Some(want), Some(got), Some(rest)) if want == got => {
+                    self.rest = rest;
+                    if rest.is_empty() {
+                        self.matched = true;
+                        // Matched: no need to format the rest.
+                        return Err(fmt::Error);
+                    }
+                    Ok(())
+                }
+                // A difference, or a char boundary that is not one in
+                // `prefix`: not a match; stop formatting.
+                _ => Err(fmt::Error),
+            }
+        }
+    }
+    let mut p = Prefix {
+        rest: prefix,
+        matched: prefix.is_empty(),
+    };
+    let _ = fmt::write(&mut p, format_args!("{e}"));
+    p.matched
 }
 
 fn error<'a>(id: Option<Id<'a>>, error: RpcError<'static>) -> Message<'a> {
@@ -198,7 +258,10 @@ fn classify(env: Envelope<'_>) -> Message<'_> {
         Some(_) => return error(id, METHOD_NOT_STRING),
     };
     match id {
-        None => Message::Notification,
+        None => Message::Notification {
+            method,
+            params: env.params,
+        },
         Some(id) => Message::Request {
             id,
             method,
@@ -207,31 +270,31 @@ fn classify(env: Envelope<'_>) -> Message<'_> {
     }
 }
 
-/// The top-level value: `Some` for an object, `None` for any other JSON.
-struct TopSeed;
+/// The top-level value, decoded into `env` when it is an object; its
+/// value says whether it was one.
+///
+/// Performance: the envelope (a few hundred bytes, most of it `params`) is
+/// written in place, in the caller's frame. Returned as a value, it would
+/// be copied once per layer of serde_json's deserializer it passes back
+/// through; those copies were about a tenth of a request's cost.
+struct TopSeed<'e, 'de> {
+    env: &'e mut Envelope<'de>,
+}
 
-impl<'de> DeserializeSeed<'de> for TopSeed {
-    type Value = Option<Envelope<'de>>;
+impl<'de> DeserializeSeed<'de> for TopSeed<'_, 'de> {
+    type Value = bool;
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
         d.deserialize_any(self)
     }
 }
 
-impl<'de> Visitor<'de> for TopSeed {
-    type Value = Option<Envelope<'de>>;
+impl<'de> Visitor<'de> for TopSeed<'_, 'de> {
+    type Value = bool;
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str("a JSON-RPC message")
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-        let mut env = Envelope {
-            jsonrpc: None,
-            id: IdField::Absent,
-            id_seen_twice: false,
-            method: None,
-            params: None,
-            has_result_or_error: false,
-            duplicate: false,
-        };
+        let env = self.env;
         let mut dup = false;
         crate::json::visit_object(&mut map, &mut dup, |key, map, dup| {
             match key {
@@ -256,7 +319,10 @@ impl<'de> Visitor<'de> for TopSeed {
                     };
                 }
                 "method" => env.method = Some(map.next_value_seed(ScanSeed { dup })?),
-                "params" => env.params = Some(map.next_value_seed(ParamsSeed { dup })?),
+                "params" => {
+                    let out = env.params.insert(ParamsField::default());
+                    map.next_value_seed(ParamsSeed { dup, out })?;
+                }
                 "result" | "error" => {
                     env.has_result_or_error = true;
                     map.next_value_seed(ScanSeed { dup })?;
@@ -269,31 +335,31 @@ impl<'de> Visitor<'de> for TopSeed {
             Ok(())
         })?;
         env.duplicate = dup;
-        Ok(Some(env))
+        Ok(true)
     }
     fn visit_seq<A: serde::de::SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
         // Walked like any other value, so that a batch is held to the same
         // depth and string rules before it is refused as not an object.
         let mut dup = false;
-        ScanSeed { dup: &mut dup }.visit_seq(seq).map(|_| None)
+        ScanSeed { dup: &mut dup }.visit_seq(seq).map(|_| false)
     }
     fn visit_unit<E>(self) -> Result<Self::Value, E> {
-        Ok(None)
+        Ok(false)
     }
     fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
-        Ok(None)
+        Ok(false)
     }
     fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
-        Ok(None)
+        Ok(false)
     }
     fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
-        Ok(None)
+        Ok(false)
     }
     fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
-        Ok(None)
+        Ok(false)
     }
     fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
-        Ok(None)
+        Ok(false)
     }
 }
 
@@ -326,7 +392,7 @@ pub fn write_error(
 ) {
     write_id(out, id);
     out.extend_from_slice(b",\"error\":{\"code\":");
-    out.extend_from_slice(error.code.value().to_string().as_bytes());
+    out.extend_from_slice(error.code.wire().as_bytes());
     out.extend_from_slice(b",\"message\":");
     write_str(out, error.message);
     match &error.data {
@@ -354,7 +420,7 @@ mod tests {
     fn kind(line: &str) -> String {
         match decode(line.as_bytes()) {
             Message::Request { id, method, .. } => format!("request {} {method}", id.raw()),
-            Message::Notification => "notification".into(),
+            Message::Notification { .. } => "notification".into(),
             Message::ClientResponse => "response".into(),
             Message::Error { id, error } => {
                 format!(
@@ -457,6 +523,14 @@ mod tests {
         assert!(
             matches!(decode(deep.as_bytes()), Message::Error { id: None, error } if error == TOO_DEEP)
         );
+        let huge = r#"{"jsonrpc":"2.0","id":1,"method":"m","params":{"x":[1e400]}}"#;
+        assert!(
+            matches!(decode(huge.as_bytes()), Message::Error { id: None, error } if error == OUT_OF_RANGE)
+        );
+        let huge_id = r#"{"jsonrpc":"2.0","id":1e400,"method":"m"}"#;
+        assert!(
+            matches!(decode(huge_id.as_bytes()), Message::Error { id: None, error } if error == BAD_ID)
+        );
         let deep_params = format!(
             r#"{{"jsonrpc":"2.0","id":1,"method":"m","params":{}{}}}"#,
             "{\"a\":".repeat(200),
@@ -465,6 +539,18 @@ mod tests {
         assert!(
             matches!(decode(deep_params.as_bytes()), Message::Error { id: None, error } if error == TOO_DEEP)
         );
+    }
+
+    #[test]
+    fn error_message_prefix() {
+        let e = serde_json::from_str::<serde_json::Value>(&"[".repeat(200)).unwrap_err();
+        assert!(e.to_string().starts_with("recursion limit exceeded"));
+        assert!(message_starts_with(&e, "recursion limit exceeded"));
+        assert!(message_starts_with(&e, ""));
+        assert!(!message_starts_with(&e, "recursion limit exceeded!"));
+        let e = serde_json::from_str::<serde_json::Value>("{").unwrap_err();
+        assert!(!message_starts_with(&e, "recursion limit exceeded"));
+        assert!(message_starts_with(&e, &e.to_string()));
     }
 
     #[test]

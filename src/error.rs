@@ -45,6 +45,22 @@ impl Code {
             Code::UnsupportedProtocolVersion => -32022,
         }
     }
+
+    /// The number as it is written on the wire (`value` in decimal).
+    ///
+    /// Performance: a constant, so encoding an error reply formats nothing
+    /// and allocates nothing.
+    pub const fn wire(self) -> &'static str {
+        match self {
+            Code::ParseError => "-32700",
+            Code::InvalidRequest => "-32600",
+            Code::MethodNotFound => "-32601",
+            Code::InvalidParams => "-32602",
+            Code::InternalError => "-32603",
+            Code::MissingClientCapability => "-32021",
+            Code::UnsupportedProtocolVersion => "-32022",
+        }
+    }
 }
 
 /// What goes into `error.data`.
@@ -108,6 +124,7 @@ mod tests {
         ];
         for (code, n) in all {
             assert_eq!(code.value(), n);
+            assert_eq!(code.wire(), n.to_string());
             // Never a code MCP reserves without defining it.
             assert!(!(-32019..=-32000).contains(&n));
             assert!(!(-32099..=-32020).contains(&n) || n == -32021 || n == -32022);

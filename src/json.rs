@@ -73,38 +73,83 @@ impl<'de> Shallow<'de> {
     }
 }
 
-/// Object member names seen so far, for duplicate detection. Small objects
-/// (the common case) are checked against an inline list with no allocation;
-/// past [`KeySet::INLINE`] names it moves to a hash set, so an object with a
-/// million members costs linear time, not quadratic.
-#[derive(Default)]
+/// Object member names seen so far, for duplicate detection.
+///
+/// Performance: every object of every message gets one, so the common case
+/// is kept cheap. The first [`KeySet::INLINE`] names are kept as slices of
+/// the line itself (a name without escapes is borrowed from it), compared
+/// in a small array: no allocation and nothing to drop. A name with escapes
+/// (decoded, so owned), or one more name than the array holds, moves every
+/// name to a hash set, so an object with a million members costs linear
+/// time, not quadratic.
 pub struct KeySet<'de> {
-    inline: [Cow<'de, str>; KeySet::INLINE],
+    inline: [&'de str; KeySet::INLINE],
     len: usize,
     spilled: Option<HashSet<Cow<'de, str>>>,
+}
+
+impl Default for KeySet<'_> {
+    fn default() -> Self {
+        KeySet {
+            inline: [""; KeySet::INLINE],
+            len: 0,
+            spilled: None,
+        }
+    }
 }
 
 impl<'de> KeySet<'de> {
     const INLINE: usize = 8;
 
     /// Records `key`; returns `false` when it was already there.
+    ///
+    /// Performance: the common case (a borrowed name while the array has
+    /// room) is this small function, inlined into the object walkers; the
+    /// rest is out of line, so the common case pays for no register saves
+    /// or drop checks that only the rare case needs.
+    #[inline]
     pub fn insert(&mut self, key: Cow<'de, str>) -> bool {
-        if let Some(set) = &mut self.spilled {
-            return set.insert(key);
-        }
-        if self.inline.iter().take(self.len).any(|k| *k == key) {
-            return false;
-        }
-        if self.len < Self::INLINE {
+        if let (None, Cow::Borrowed(k)) = (&self.spilled, &key)
+            && self.len < Self::INLINE
+        {
+            let seen = self.inline.get(..self.len).unwrap_or_default();
+            if seen.contains(k) {
+                return false;
+            }
             if let Some(slot) = self.inline.get_mut(self.len) {
-                *slot = key;
+                *slot = k;
             }
             self.len += 1;
             return true;
         }
-        let mut set: HashSet<Cow<'de, str>> = self.inline.iter_mut().map(std::mem::take).collect();
-        set.insert(key);
-        self.spilled = Some(set);
+        self.insert_rare(key)
+    }
+
+    /// [`KeySet::insert`] for an owned name, a full array, or a spilled set.
+    #[cold]
+    #[inline(never)]
+    fn insert_rare(&mut self, key: Cow<'de, str>) -> bool {
+        if let Some(set) = &mut self.spilled {
+            return set.insert(key);
+        }
+        let seen = self.inline.get(..self.len).unwrap_or_default();
+        if seen.iter().any(|k| *k == key) {
+            return false;
+        }
+        match key {
+            Cow::Borrowed(k) if self.len < Self::INLINE => {
+                if let Some(slot) = self.inline.get_mut(self.len) {
+                    *slot = k;
+                }
+                self.len += 1;
+            }
+            key => {
+                let mut set: HashSet<Cow<'de, str>> =
+                    seen.iter().map(|k| Cow::Borrowed(*k)).collect();
+                set.insert(key);
+                self.spilled = Some(set);
+            }
+        }
         true
     }
 }
@@ -214,6 +259,30 @@ mod tests {
         assert!(scan(r#"[{"x":[{"k":1,"k":1}]}]"#).1);
         // Escapes decode before comparison: "\u0061" is "a".
         assert!(scan(r#"{"a":1,"\u0061":2}"#).1);
+    }
+
+    #[test]
+    fn key_set_mixes_borrowed_and_owned_names() {
+        // An owned (escaped) name spills the borrowed ones into the set;
+        // duplicates are still found on either side of the spill.
+        let mut set = KeySet::default();
+        assert!(set.insert(Cow::Borrowed("a")));
+        assert!(set.insert(Cow::Borrowed("b")));
+        assert!(!set.insert(Cow::Owned("a".into())));
+        assert!(set.insert(Cow::Owned("c".into())));
+        assert!(!set.insert(Cow::Borrowed("b")));
+        assert!(!set.insert(Cow::Borrowed("c")));
+        assert!(set.insert(Cow::Borrowed("d")));
+
+        // Borrowed names past the inline array spill too.
+        let names: Vec<String> = (0..20).map(|i| format!("k{i}")).collect();
+        let mut set = KeySet::default();
+        for n in &names {
+            assert!(set.insert(Cow::Borrowed(n)));
+        }
+        for n in &names {
+            assert!(!set.insert(Cow::Borrowed(n)), "{n}");
+        }
     }
 
     #[test]

@@ -13,6 +13,7 @@
 //! | envelope | [`envelope`] | JSON-RPC 2.0: ids, requests, notifications, replies |
 //! | metadata and versions | [`meta`] | `params._meta`, protocol versions, `initialize` |
 //! | dispatch | [`dispatch`] | methods and their params |
+//! | legacy methods | [`legacy`] | `initialize`, `ping` and the tools under 2025-11-25 and 2025-06-18 (opt-in) |
 //! | tools | [`tools`] | the catalog, `inputSchema` checks, tool results |
 //! | configuration | [`config`] | user, data, identity, versions, hints, limits |
 //!
@@ -20,6 +21,8 @@
 //! decoding) are leaves every layer may use. Nothing reaches back up.
 //! [`schema`] validates wire messages against the official JSON Schemas
 //! for tests and `check`; the server itself never uses it.
+//! [`fuzzing`] holds the checks the fuzz targets in `fuzz/` and the stable
+//! corpus replay share (`docs/fuzzing.md`).
 //!
 //! The rules each module implements, with the spec sections they rest on,
 //! are in `docs/behavior.md`.
@@ -27,16 +30,22 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod check;
 pub mod config;
+pub mod diff;
 pub mod dispatch;
 pub mod envelope;
 pub mod error;
+pub mod fuzzing;
+pub mod invariants;
 pub mod json;
+pub mod legacy;
 pub mod meta;
 pub mod schema;
 pub mod server;
 pub mod session;
 pub mod stdio;
+pub mod strategy;
 pub mod tools;
 
 pub use config::Config;

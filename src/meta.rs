@@ -8,10 +8,12 @@
 //! 2. `io.modelcontextprotocol/protocolVersion` present and a string: else
 //!    `-32602`.
 //! 3. That version served here: else `-32022` with `supported` and
-//!    `requested`. This comes before the other `_meta` fields because their
-//!    shape is defined by the version: a server cannot judge them under a
-//!    version it does not speak, and a client must always learn that it
-//!    should retry with another version.
+//!    `requested` (`supported` names the modern versions, then any legacy
+//!    versions served through `initialize`; a legacy version in `_meta`
+//!    gets [`LEGACY_IN_META`] as its message). This comes before the other
+//!    `_meta` fields because their shape is defined by the version: a
+//!    server cannot judge them under a version it does not speak, and a
+//!    client must always learn that it should retry with another version.
 //! 4. `io.modelcontextprotocol/clientCapabilities` present and an object
 //!    (and each capability this revision defines an object): else `-32602`.
 //! 5. The optional fields, when present, of their schema type
@@ -38,12 +40,23 @@ use crate::error::{Code, ErrorData, RpcError};
 use crate::json::{ScanSeed, Shallow, visit_object};
 
 /// The `params` member of a request.
+// The object variant is the large one and the common one: boxing it, as the
+// lint suggests, would cost an allocation per request, which the decoders
+// avoid (docs/performance.md).
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ParamsField<'a> {
     /// An object.
     Object(Params<'a>),
     /// Anything else.
     Other(Shallow<'a>),
+}
+
+impl Default for ParamsField<'_> {
+    /// An object with no members: the slot [`ParamsSeed`] decodes into.
+    fn default() -> Self {
+        ParamsField::Object(Params::default())
+    }
 }
 
 /// A decoded `params` object.
@@ -105,79 +118,112 @@ pub const LOG_LEVELS: &[&str] = &[
     "emergency",
 ];
 
-/// Decodes a `params` value.
-pub struct ParamsSeed<'d> {
+/// Decodes a `params` value into `out`.
+///
+/// Performance: in place, for the reason given at the envelope's seed
+/// (`params` is the largest part of a decoded request, and a returned value
+/// would be copied once per deserializer layer). `out` is normally a fresh
+/// [`ParamsField::default`].
+pub struct ParamsSeed<'d, 'o, 'de> {
     /// Set when a duplicate member name is found anywhere inside.
     pub dup: &'d mut bool,
+    /// Where the decoded value goes.
+    pub out: &'o mut ParamsField<'de>,
 }
 
-impl<'de> DeserializeSeed<'de> for ParamsSeed<'_> {
-    type Value = ParamsField<'de>;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+impl<'de> DeserializeSeed<'de> for ParamsSeed<'_, '_, 'de> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
         d.deserialize_any(self)
     }
 }
 
-impl<'de> Visitor<'de> for ParamsSeed<'_> {
-    type Value = ParamsField<'de>;
+impl<'de> ParamsSeed<'_, '_, 'de> {
+    fn other<E>(self, value: Shallow<'de>) -> Result<(), E> {
+        *self.out = ParamsField::Other(value);
+        Ok(())
+    }
+}
+
+impl<'de> Visitor<'de> for ParamsSeed<'_, '_, 'de> {
+    type Value = ();
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str("params")
     }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-        let mut params = Params::default();
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        if !matches!(self.out, ParamsField::Object(_)) {
+            *self.out = ParamsField::default();
+        }
+        let ParamsField::Object(params) = self.out else {
+            return Ok(());
+        };
         visit_object(&mut map, self.dup, |key, map, dup| {
             if key == "_meta" {
-                params.meta = map.next_value_seed(MetaSeed { dup })?;
-                Ok(())
+                let out = &mut params.meta;
+                *out = MetaField::Object(Meta::default());
+                map.next_value_seed(MetaSeed { dup, out })
             } else {
                 params.method.visit_member(key, map, dup)
             }
-        })?;
-        Ok(ParamsField::Object(params))
+        })
     }
-    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
-        ScanSeed { dup: self.dup }
-            .visit_seq(seq)
-            .map(ParamsField::Other)
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, seq: A) -> Result<(), A::Error> {
+        let value = ScanSeed { dup: self.dup }.visit_seq(seq)?;
+        self.other(value)
     }
-    fn visit_unit<E>(self) -> Result<Self::Value, E> {
-        Ok(ParamsField::Other(Shallow::Null))
+    fn visit_unit<E>(self) -> Result<(), E> {
+        self.other(Shallow::Null)
     }
-    fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
-        Ok(ParamsField::Other(Shallow::Bool))
+    fn visit_bool<E>(self, _: bool) -> Result<(), E> {
+        self.other(Shallow::Bool)
     }
-    fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
-        Ok(ParamsField::Other(Shallow::Integer))
+    fn visit_i64<E>(self, _: i64) -> Result<(), E> {
+        self.other(Shallow::Integer)
     }
-    fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
-        Ok(ParamsField::Other(Shallow::Integer))
+    fn visit_u64<E>(self, _: u64) -> Result<(), E> {
+        self.other(Shallow::Integer)
     }
-    fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
-        Ok(ParamsField::Other(Shallow::Number))
+    fn visit_f64<E>(self, _: f64) -> Result<(), E> {
+        self.other(Shallow::Number)
     }
-    fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
-        Ok(ParamsField::Other(Shallow::Str("".into())))
+    fn visit_str<E>(self, _: &str) -> Result<(), E> {
+        self.other(Shallow::Str("".into()))
     }
 }
 
-struct MetaSeed<'d> {
+/// Decodes a `_meta` value into `out` (in place, like [`ParamsSeed`]);
+/// `out` is normally a fresh `MetaField::Object(Meta::default())`.
+struct MetaSeed<'d, 'o, 'de> {
     dup: &'d mut bool,
+    out: &'o mut MetaField<'de>,
 }
 
-impl<'de> DeserializeSeed<'de> for MetaSeed<'_> {
-    type Value = MetaField<'de>;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+impl<'de> DeserializeSeed<'de> for MetaSeed<'_, '_, 'de> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
         d.deserialize_any(self)
     }
 }
 
-impl<'de> Visitor<'de> for MetaSeed<'_> {
-    type Value = MetaField<'de>;
+impl<'de> MetaSeed<'_, '_, 'de> {
+    fn not_object<E>(self) -> Result<(), E> {
+        *self.out = MetaField::NotObject;
+        Ok(())
+    }
+}
+
+impl<'de> Visitor<'de> for MetaSeed<'_, '_, 'de> {
+    type Value = ();
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str("_meta")
     }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-        let mut meta = Meta::default();
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        if !matches!(self.out, MetaField::Object(_)) {
+            *self.out = MetaField::Object(Meta::default());
+        }
+        let MetaField::Object(meta) = self.out else {
+            return Ok(());
+        };
         visit_object(&mut map, self.dup, |key, map, dup| {
             match key {
                 PROTOCOL_VERSION => {
@@ -204,31 +250,29 @@ impl<'de> Visitor<'de> for MetaSeed<'_> {
                 }
             }
             Ok(())
-        })?;
-        Ok(MetaField::Object(meta))
+        })
     }
-    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
-        ScanSeed { dup: self.dup }
-            .visit_seq(seq)
-            .map(|_| MetaField::NotObject)
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, seq: A) -> Result<(), A::Error> {
+        ScanSeed { dup: self.dup }.visit_seq(seq)?;
+        self.not_object()
     }
-    fn visit_unit<E>(self) -> Result<Self::Value, E> {
-        Ok(MetaField::NotObject)
+    fn visit_unit<E>(self) -> Result<(), E> {
+        self.not_object()
     }
-    fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
-        Ok(MetaField::NotObject)
+    fn visit_bool<E>(self, _: bool) -> Result<(), E> {
+        self.not_object()
     }
-    fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
-        Ok(MetaField::NotObject)
+    fn visit_i64<E>(self, _: i64) -> Result<(), E> {
+        self.not_object()
     }
-    fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
-        Ok(MetaField::NotObject)
+    fn visit_u64<E>(self, _: u64) -> Result<(), E> {
+        self.not_object()
     }
-    fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
-        Ok(MetaField::NotObject)
+    fn visit_f64<E>(self, _: f64) -> Result<(), E> {
+        self.not_object()
     }
-    fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
-        Ok(MetaField::NotObject)
+    fn visit_str<E>(self, _: &str) -> Result<(), E> {
+        self.not_object()
     }
 }
 
@@ -379,10 +423,16 @@ pub const UNSUPPORTED: &str = "Unsupported protocol version";
 /// Message of the error to `initialize` when the legacy path is off.
 pub const NO_HANDSHAKE: &str = "Unsupported protocol version: this server has no initialize handshake; use one of data.supported";
 
+/// `-32022` message for a `_meta` that names a legacy version this server
+/// serves only through the `initialize` handshake.
+pub const LEGACY_IN_META: &str = "Unsupported protocol version: a legacy version is served only \
+     through the initialize handshake, not in _meta";
+
 /// The protocol versions served, with their wire form rendered once.
 #[derive(Debug, Clone)]
 pub struct Versions {
     supported: Vec<String>,
+    legacy: Vec<String>,
     supported_json: Vec<u8>,
 }
 
@@ -390,19 +440,36 @@ impl Versions {
     /// `supported`: the versions a request's `_meta` may name, in the order
     /// they are listed in errors and in `server/discover`.
     pub fn new(supported: Vec<String>) -> Self {
-        let supported_json = serde_json::to_vec(&supported).unwrap_or_else(|_| b"[]".to_vec());
+        Versions::dual_era(supported, Vec::new())
+    }
+
+    /// A dual-era server: `supported` as in [`Versions::new`], and `legacy`,
+    /// the versions served through the `initialize` handshake. The legacy
+    /// versions are never accepted in `_meta`, and `server/discover` does
+    /// not list them; the `supported` list of error data names them after
+    /// the modern ones (see `docs/behavior.md`, "Legacy path").
+    pub fn dual_era(supported: Vec<String>, legacy: Vec<String>) -> Self {
+        let advertised: Vec<&String> = supported.iter().chain(&legacy).collect();
+        let supported_json = serde_json::to_vec(&advertised).unwrap_or_else(|_| b"[]".to_vec());
         Versions {
             supported,
+            legacy,
             supported_json,
         }
     }
 
-    /// The versions served.
+    /// The versions served to modern requests.
     pub fn supported(&self) -> &[String] {
         &self.supported
     }
 
-    /// `["2026-07-28", ...]`, ready to splice into `error.data`.
+    /// The legacy versions served through `initialize` (empty: none).
+    pub fn legacy(&self) -> &[String] {
+        &self.legacy
+    }
+
+    /// `["2026-07-28", ...]`, ready to splice into `error.data`: the modern
+    /// versions, then the legacy ones.
     pub fn supported_json(&self) -> &[u8] {
         &self.supported_json
     }
@@ -426,9 +493,10 @@ impl Versions {
             Some(_) => return Err(VERSION_NOT_STRING),
         };
         if !self.supported.iter().any(|s| s == version) {
+            let legacy = self.legacy.iter().any(|s| s == version);
             return Err(RpcError {
                 code: Code::UnsupportedProtocolVersion,
-                message: UNSUPPORTED,
+                message: if legacy { LEGACY_IN_META } else { UNSUPPORTED },
                 data: ErrorData::SupportedAndRequested(version.clone()),
             });
         }

@@ -39,9 +39,13 @@ pub struct Schema {
 impl Schema {
     /// Loads `<dir>/<version>/schema.json`.
     pub fn load(dir: &Path, version: &str) -> Result<Schema, String> {
-        let path = dir.join(version).join("schema.json");
+        Schema::load_file(&dir.join(version).join("schema.json"), version)
+    }
+
+    /// Loads the schema of `version` from the file at `path`.
+    pub fn load_file(path: &Path, version: &str) -> Result<Schema, String> {
         let bytes =
-            std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
         let schema: Value = serde_json::from_slice(&bytes)
             .map_err(|e| format!("{} is not JSON: {e}", path.display()))?;
         let defs = if schema.get("$defs").is_some() {

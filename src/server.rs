@@ -10,6 +10,9 @@
 //! 2. [`crate::envelope`]: JSON-RPC classification and id;
 //! 3. `initialize` (the legacy handshake) is answered with an error naming
 //!    the supported versions ([`crate::meta::Versions::initialize_error`]);
+//!    with the legacy path on, the session ([`crate::session`]) takes
+//!    `initialize` and every line without modern `_meta` before the core
+//!    sees them, through [`Server::read`] and [`Server::legacy`];
 //! 4. [`crate::meta`]: `params`, `_meta` and the protocol version;
 //! 5. [`crate::dispatch`]: the method, its params, and the tool.
 //!
@@ -21,6 +24,7 @@ use crate::config::Config;
 use crate::dispatch::Methods;
 use crate::envelope::{self, Message, TOO_LONG};
 use crate::error::RpcError;
+use crate::legacy::Legacy;
 use crate::meta::{ParamsField, Versions};
 use crate::tools::{Catalog, Direct, Executor};
 
@@ -37,22 +41,42 @@ pub enum Disposition {
     ClientResponse,
 }
 
+/// One input line after framing (steps 1 and 2 of the module documentation).
+// The decoded message lives on the stack for one line and is consumed at
+// once; boxing it to shrink the other variants would allocate per line.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug)]
+pub enum Line<'l> {
+    /// Blank or whitespace-only: not a message.
+    Blank,
+    /// Longer than the limit: answered by [`Server::write_oversized`].
+    Oversized,
+    /// A decoded JSON-RPC message.
+    Message(Message<'l>),
+}
+
 /// A configured server: the configuration plus everything rendered from it.
 pub struct Server {
     config: Config,
     versions: Versions,
     methods: Methods,
+    legacy: Legacy,
 }
 
 impl Server {
     /// Builds the server: renders every constant result once.
     pub fn new(config: Config) -> Self {
-        let versions = Versions::new(config.versions().to_vec());
+        let versions = Versions::dual_era(
+            config.versions().to_vec(),
+            config.legacy_versions().to_vec(),
+        );
         let methods = Methods::new(&config, versions.supported());
+        let legacy = Legacy::new(&config, methods.catalog());
         Server {
             config,
             versions,
             methods,
+            legacy,
         }
     }
 
@@ -69,6 +93,12 @@ impl Server {
     /// The tool catalog.
     pub fn catalog(&self) -> &Catalog {
         self.methods.catalog()
+    }
+
+    /// The legacy renderings, for the session's opt-in legacy path. The
+    /// core itself never answers a line with them.
+    pub fn legacy(&self) -> &Legacy {
+        &self.legacy
     }
 
     /// Answers one line: the reply line (newline included), or `None`.
@@ -92,20 +122,43 @@ impl Server {
         out: &mut Vec<u8>,
         executor: &mut E,
     ) -> Disposition {
+        match self.read(line) {
+            Line::Blank => Disposition::Blank,
+            Line::Oversized => {
+                self.write_oversized(out);
+                Disposition::Replied
+            }
+            Line::Message(message) => self.answer(message, out, executor),
+        }
+    }
+
+    /// Frames and decodes one line without answering it: what a session
+    /// reads to tell the eras apart before it hands the message back to
+    /// [`Server::answer`].
+    pub fn read<'l>(&self, line: &'l [u8]) -> Line<'l> {
         if line
             .iter()
             .all(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
         {
-            return Disposition::Blank;
+            return Line::Blank;
         }
         // The limit counts every byte before the newline, as the driver does.
         if line.len() > self.config.max_line_bytes() {
-            self.write_oversized(out);
-            return Disposition::Replied;
+            return Line::Oversized;
         }
         let line = line.strip_suffix(b"\r").unwrap_or(line);
-        match envelope::decode(line) {
-            Message::Notification => Disposition::Notification,
+        Line::Message(envelope::decode(line))
+    }
+
+    /// Answers a decoded message (from [`Server::read`]) under 2026-07-28.
+    pub fn answer<E: Executor>(
+        &self,
+        message: Message<'_>,
+        out: &mut Vec<u8>,
+        executor: &mut E,
+    ) -> Disposition {
+        match message {
+            Message::Notification { .. } => Disposition::Notification,
             Message::ClientResponse => Disposition::ClientResponse,
             Message::Error { id, error } => {
                 envelope::write_error(out, id.as_ref(), &error, self.versions.supported_json());

@@ -4,7 +4,9 @@
 //!
 //! - **Lines.** Split on `\n`. A line longer than the configured limit is
 //!   never buffered: the driver skips to the next newline and the core
-//!   writes one `-32600` reply with id null for it. Memory stays bounded by
+//!   writes one `-32600` reply with id null for it, unless the line is
+//!   whitespace only: a blank line of any length gets no reply, as in the
+//!   core (BRIEF decision 1). Memory stays bounded by
 //!   the limit plus one read buffer, whatever arrives. A final line without
 //!   a newline before end-of-file is still a line.
 //! - **Flushing.** Replies collect in one buffer, written when it is large
@@ -212,6 +214,10 @@ fn run<R: Read, W: Write, L: Write>(
     let mut partial: Vec<u8> = Vec::new();
     // Skipping the rest of an oversized line.
     let mut skipping = false;
+    // The oversized line being skipped has been whitespace so far: a blank
+    // line however long (BRIEF decision 1, as the core decides), so its
+    // -32600 waits for its first other byte.
+    let mut blank_so_far = false;
     loop {
         if reader.buffer().is_empty() {
             // About to wait for input: the host may be waiting for us.
@@ -227,6 +233,10 @@ fn run<R: Read, W: Write, L: Write>(
                 let line = std::mem::take(&mut partial);
                 driver.line(&line).map_err(Failure::Output)?;
             }
+            if skipping && blank_so_far {
+                // Counted as the blank line it is; no reply.
+                driver.line(b"").map_err(Failure::Output)?;
+            }
             return Ok(());
         }
         let (used, line_end) = match memchr::memchr(b'\n', chunk) {
@@ -237,12 +247,26 @@ fn run<R: Read, W: Write, L: Write>(
             .get(..line_end.unwrap_or(chunk.len()))
             .unwrap_or_default();
         if skipping {
+            if blank_so_far && !is_blank(piece) {
+                blank_so_far = false;
+                driver.oversized().map_err(Failure::Output)?;
+            }
             skipping = line_end.is_none();
+            if !skipping && blank_so_far {
+                blank_so_far = false;
+                driver.line(b"").map_err(Failure::Output)?;
+            }
         } else if partial.len() + piece.len() > limit {
+            blank_so_far = is_blank(&partial) && is_blank(piece);
             partial.clear();
             partial.shrink_to(CHUNK);
             skipping = line_end.is_none();
-            driver.oversized().map_err(Failure::Output)?;
+            if !blank_so_far {
+                driver.oversized().map_err(Failure::Output)?;
+            } else if !skipping {
+                blank_so_far = false;
+                driver.line(b"").map_err(Failure::Output)?;
+            }
         } else if line_end.is_some() && partial.is_empty() {
             // The whole line is in the read buffer: no copy.
             driver.line(piece).map_err(Failure::Output)?;
@@ -257,6 +281,13 @@ fn run<R: Read, W: Write, L: Write>(
         }
         reader.consume(used);
     }
+}
+
+/// Whitespace only, as the core's blank-line rule reads it.
+fn is_blank(bytes: &[u8]) -> bool {
+    bytes
+        .iter()
+        .all(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
 }
 
 #[cfg(test)]
@@ -339,6 +370,35 @@ mod tests {
             assert!(lines[1].contains("supportedVersions"));
             assert!(lines[2].contains("-32600"));
             assert_eq!(stats.oversized, 2);
+        }
+    }
+
+    #[test]
+    fn a_long_blank_line_is_still_blank() {
+        // Found by tests/state_machine.rs: the core ignores a whitespace-only
+        // line of any length (BRIEF decision 1), so the driver must too.
+        let config = Config::default().with_max_line_bytes(1024).unwrap();
+        let server = Server::new(config);
+        let blank = " ".repeat(5000);
+        let mixed = format!("{blank}x");
+        for n in [1, 100, 4096, CHUNK] {
+            let input = format!("{blank}\n{mixed}\n{DISCOVER}\n{blank}");
+            let mut out = Vec::new();
+            let (_, stats) = serve(
+                &server,
+                Trickle(input.as_bytes(), n),
+                &mut out,
+                io::sink(),
+                LogLevel::Off,
+            )
+            .unwrap();
+            let text = String::from_utf8(out).unwrap();
+            let lines: Vec<_> = text.lines().collect();
+            assert_eq!(lines.len(), 2, "{n}: {text}");
+            assert!(lines[0].contains("-32600"), "{n}: {text}");
+            assert!(lines[1].contains("supportedVersions"), "{n}: {text}");
+            assert_eq!((stats.lines, stats.oversized), (4, 1), "{n}");
+            assert_eq!(server.respond(blank.as_bytes()), None);
         }
     }
 

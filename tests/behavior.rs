@@ -61,7 +61,8 @@ fn supported() -> Value {
 }
 
 const PARSE: &str = "Parse error";
-const NOT_OBJECT: &str = "Invalid request: a message must be a JSON object (batches are not part of MCP)";
+const NOT_OBJECT: &str =
+    "Invalid request: a message must be a JSON object (batches are not part of MCP)";
 const DUPLICATE: &str = "Invalid request: duplicate member names make the message ambiguous";
 const BAD_JSONRPC: &str = "Invalid request: jsonrpc must be \"2.0\"";
 const BAD_ID: &str = "Invalid request: id must be a string or an integer";
@@ -69,8 +70,7 @@ const NO_PARAMS: &str = "Invalid params: every request needs params with _meta";
 const NO_META: &str = "Invalid params: params._meta is required";
 const NO_VERSION: &str = "Invalid params: _meta needs io.modelcontextprotocol/protocolVersion";
 const NO_CAPS: &str = "Invalid params: _meta needs io.modelcontextprotocol/clientCapabilities";
-const BAD_CAPS: &str =
-    "Invalid params: io.modelcontextprotocol/clientCapabilities must be a ClientCapabilities object";
+const BAD_CAPS: &str = "Invalid params: io.modelcontextprotocol/clientCapabilities must be a ClientCapabilities object";
 const UNKNOWN_TOOL: &str = "Unknown tool: this server offers no tool of that name; see tools/list";
 
 fn is_discover(r: &Value) {
@@ -86,24 +86,47 @@ fn is_a104(r: &Value) {
 }
 fn is_forbidden(r: &Value) {
     assert_eq!(r["result"]["isError"], true);
-    assert!(r["result"]["content"][0]["text"].as_str().unwrap().starts_with("No order with that id"));
+    assert!(
+        r["result"]["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("No order with that id")
+    );
     assert!(r["result"].get("structuredContent").is_none());
 }
 fn is_invalid_get_order_args(r: &Value) {
     assert_eq!(r["result"]["isError"], true);
-    assert!(r["result"]["content"][0]["text"].as_str().unwrap().starts_with("Invalid arguments for get_order"));
+    assert!(
+        r["result"]["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("Invalid arguments for get_order")
+    );
 }
 fn is_python_book(r: &Value) {
     assert_eq!(r["result"]["isError"], false);
-    assert_eq!(r["result"]["structuredContent"], json!({"product_id": "python-book", "stock": 3}));
+    assert_eq!(
+        r["result"]["structuredContent"],
+        json!({"product_id": "python-book", "stock": 3})
+    );
 }
 fn is_unknown_product(r: &Value) {
     assert_eq!(r["result"]["isError"], true);
-    assert!(r["result"]["content"][0]["text"].as_str().unwrap().starts_with("No product with that id"));
+    assert!(
+        r["result"]["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("No product with that id")
+    );
 }
 fn is_invalid_stock_args(r: &Value) {
     assert_eq!(r["result"]["isError"], true);
-    assert!(r["result"]["content"][0]["text"].as_str().unwrap().starts_with("Invalid arguments for lookup_stock"));
+    assert!(
+        r["result"]["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("Invalid arguments for lookup_stock")
+    );
 }
 
 fn a104() -> Value {
@@ -117,26 +140,95 @@ fn default_cases() -> Vec<Case> {
         // Framing.
         case("F1", "blank line", "", Expect::Silence),
         case("F1", "whitespace-only line", " \t \r", Expect::Silence),
-        case("F2", "trailing \\r", format!("{ok}\r"), Expect::Result(json!(1), is_discover)),
+        case(
+            "F2",
+            "trailing \\r",
+            format!("{ok}\r"),
+            Expect::Result(json!(1), is_discover),
+        ),
         // Envelope.
-        case("E1", "not JSON", "{\"jsonrpc\":", err(Value::Null, -32700, PARSE)),
-        case("E1", "trailing garbage", format!("{ok} x"), err(Value::Null, -32700, PARSE)),
-        case("E2", "invalid UTF-8", b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"\xff\"}".to_vec(), err(Value::Null, -32700, PARSE)),
+        case(
+            "E1",
+            "not JSON",
+            "{\"jsonrpc\":",
+            err(Value::Null, -32700, PARSE),
+        ),
+        case(
+            "E1",
+            "trailing garbage",
+            format!("{ok} x"),
+            err(Value::Null, -32700, PARSE),
+        ),
+        case(
+            "E2",
+            "invalid UTF-8",
+            b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"\xff\"}".to_vec(),
+            err(Value::Null, -32700, PARSE),
+        ),
         case(
             "E3",
             "nested deeper than 128 levels",
-            format!("{{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"m\",\"params\":{}{}}}", "[".repeat(200), "]".repeat(200)),
-            err(Value::Null, -32700, "Parse error: nested deeper than 128 levels"),
+            format!(
+                "{{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"m\",\"params\":{}{}}}",
+                "[".repeat(200),
+                "]".repeat(200)
+            ),
+            err(
+                Value::Null,
+                -32700,
+                "Parse error: nested deeper than 128 levels",
+            ),
         ),
-        case("E4", "lone surrogate escape", "{\"jsonrpc\":\"2.0\",\"id\":\"\\ud800\",\"method\":\"m\"}", err(Value::Null, -32700, PARSE)),
+        case(
+            "E3",
+            "a number out of range",
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"x":[1e400]}}"#,
+            err(Value::Null, -32700, "Parse error: a number is out of range"),
+        ),
+        case(
+            "E4",
+            "lone surrogate escape",
+            "{\"jsonrpc\":\"2.0\",\"id\":\"\\ud800\",\"method\":\"m\"}",
+            err(Value::Null, -32700, PARSE),
+        ),
         case("E5", "a number", "42", err(Value::Null, -32600, NOT_OBJECT)),
-        case("E5", "a string", "\"server/discover\"", err(Value::Null, -32600, NOT_OBJECT)),
+        case(
+            "E5",
+            "a string",
+            "\"server/discover\"",
+            err(Value::Null, -32600, NOT_OBJECT),
+        ),
         case("E5", "null", "null", err(Value::Null, -32600, NOT_OBJECT)),
-        case("E6", "a batch", format!("[{ok}]"), err(Value::Null, -32600, NOT_OBJECT)),
-        case("E6", "an empty batch", "[]", err(Value::Null, -32600, NOT_OBJECT)),
-        case("E7", "jsonrpc missing", r#"{"id":7,"method":"server/discover"}"#, err(json!(7), -32600, BAD_JSONRPC)),
-        case("E8", "jsonrpc \"1.0\"", r#"{"jsonrpc":"1.0","id":7,"method":"server/discover"}"#, err(json!(7), -32600, BAD_JSONRPC)),
-        case("E8", "jsonrpc 2.0 as a number", r#"{"jsonrpc":2.0,"id":7,"method":"server/discover"}"#, err(json!(7), -32600, BAD_JSONRPC)),
+        case(
+            "E6",
+            "a batch",
+            format!("[{ok}]"),
+            err(Value::Null, -32600, NOT_OBJECT),
+        ),
+        case(
+            "E6",
+            "an empty batch",
+            "[]",
+            err(Value::Null, -32600, NOT_OBJECT),
+        ),
+        case(
+            "E7",
+            "jsonrpc missing",
+            r#"{"id":7,"method":"server/discover"}"#,
+            err(json!(7), -32600, BAD_JSONRPC),
+        ),
+        case(
+            "E8",
+            "jsonrpc \"1.0\"",
+            r#"{"jsonrpc":"1.0","id":7,"method":"server/discover"}"#,
+            err(json!(7), -32600, BAD_JSONRPC),
+        ),
+        case(
+            "E8",
+            "jsonrpc 2.0 as a number",
+            r#"{"jsonrpc":2.0,"id":7,"method":"server/discover"}"#,
+            err(json!(7), -32600, BAD_JSONRPC),
+        ),
     ];
     for bad in ["null", "1.5", "1.0", "1e3", "true", "{}", "[]"] {
         cases.push(case(
@@ -146,7 +238,16 @@ fn default_cases() -> Vec<Case> {
             err(Value::Null, -32600, BAD_ID),
         ));
     }
-    for id in ["0", "-1", "18446744073709551616", "123456789012345678901234567890", "\"x\"", "\"\"", "\"книга📚\"", "\"\\u00e9\""] {
+    for id in [
+        "0",
+        "-1",
+        "18446744073709551616",
+        "123456789012345678901234567890",
+        "\"x\"",
+        "\"\"",
+        "\"книга📚\"",
+        "\"\\u00e9\"",
+    ] {
         let id_value: Value = serde_json::from_str(id).unwrap();
         cases.push(case(
             "E10",
@@ -225,10 +326,45 @@ fn default_cases() -> Vec<Case> {
 /// The cases against the example configuration, which has a stock table.
 fn stock_cases() -> Vec<Case> {
     vec![
-        case("T8", "lookup_stock of a known product", call(json!(8), meta(), "lookup_stock", json!({"product_id": "python-book"})), Expect::Result(json!(8), is_python_book)),
-        case("T8", "lookup_stock of an unknown product", call(json!(8), meta(), "lookup_stock", json!({"product_id": "cobol-book"})), Expect::Result(json!(8), is_unknown_product)),
-        case("T9", "lookup_stock with an extra argument", call(json!(8), meta(), "lookup_stock", json!({"product_id": "python-book", "warehouse": "x"})), Expect::Result(json!(8), is_invalid_stock_args)),
-        case("T9", "lookup_stock with product_id a number", call(json!(8), meta(), "lookup_stock", json!({"product_id": 3})), Expect::Result(json!(8), is_invalid_stock_args)),
+        case(
+            "T8",
+            "lookup_stock of a known product",
+            call(
+                json!(8),
+                meta(),
+                "lookup_stock",
+                json!({"product_id": "python-book"}),
+            ),
+            Expect::Result(json!(8), is_python_book),
+        ),
+        case(
+            "T8",
+            "lookup_stock of an unknown product",
+            call(
+                json!(8),
+                meta(),
+                "lookup_stock",
+                json!({"product_id": "cobol-book"}),
+            ),
+            Expect::Result(json!(8), is_unknown_product),
+        ),
+        case(
+            "T9",
+            "lookup_stock with an extra argument",
+            call(
+                json!(8),
+                meta(),
+                "lookup_stock",
+                json!({"product_id": "python-book", "warehouse": "x"}),
+            ),
+            Expect::Result(json!(8), is_invalid_stock_args),
+        ),
+        case(
+            "T9",
+            "lookup_stock with product_id a number",
+            call(json!(8), meta(), "lookup_stock", json!({"product_id": 3})),
+            Expect::Result(json!(8), is_invalid_stock_args),
+        ),
     ]
 }
 
@@ -243,12 +379,20 @@ fn run(server: &Server, cases: &[Case]) {
         let out = server.respond(&c.line);
         match (&c.expect, out) {
             (Expect::Silence, None) => {}
-            (Expect::Silence, Some(out)) => panic!("{label}: expected no reply, got {}", String::from_utf8_lossy(&out)),
+            (Expect::Silence, Some(out)) => panic!(
+                "{label}: expected no reply, got {}",
+                String::from_utf8_lossy(&out)
+            ),
             (_, None) => panic!("{label}: expected a reply, got none"),
             (expect, Some(out)) => {
                 assert_eq!(out.last(), Some(&b'\n'), "{label}");
-                assert_eq!(out.iter().filter(|&&b| b == b'\n').count(), 1, "{label}: one line");
-                let reply: Value = serde_json::from_slice(&out).unwrap_or_else(|e| panic!("{label}: {e}"));
+                assert_eq!(
+                    out.iter().filter(|&&b| b == b'\n').count(),
+                    1,
+                    "{label}: one line"
+                );
+                let reply: Value =
+                    serde_json::from_slice(&out).unwrap_or_else(|e| panic!("{label}: {e}"));
                 validate(method_of(&c.line).as_deref(), &reply);
                 assert_eq!(reply["jsonrpc"], "2.0", "{label}");
                 match expect {
@@ -300,15 +444,30 @@ fn default_configuration_rows() {
 
 #[test]
 fn stock_configuration_rows() {
-    let bytes = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/data/config.example.json")).unwrap();
+    let bytes = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/data/config.example.json"
+    ))
+    .unwrap();
     let server = Server::new(Config::from_json(&bytes).unwrap());
     run(&server, &stock_cases());
     // And the example configuration lists both tools, in name order.
-    let list = support::reply(&server, &line(json!(1), "tools/list", json!({"_meta": meta()})));
+    let list = support::reply(
+        &server,
+        &line(json!(1), "tools/list", json!({"_meta": meta()})),
+    );
     validate(Some("tools/list"), &list);
-    let names: Vec<&str> = list["result"]["tools"].as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap()).collect();
+    let names: Vec<&str> = list["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
     assert_eq!(names, ["get_order", "lookup_stock"]);
-    assert_eq!(list["result"]["tools"][1]["inputSchema"]["additionalProperties"], false);
+    assert_eq!(
+        list["result"]["tools"][1]["inputSchema"]["additionalProperties"],
+        false
+    );
 }
 
 #[test]
@@ -326,15 +485,24 @@ fn oversized_line_row() {
 
 #[test]
 fn every_documented_row_has_a_case_and_every_case_a_row() {
-    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/behavior.md")).unwrap();
+    let doc =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/behavior.md")).unwrap();
     let documented: BTreeSet<String> = doc
         .lines()
         .filter_map(|l| l.strip_prefix("| "))
         .filter_map(|l| l.split(' ').next())
-        .filter(|id| id.len() >= 2 && id.starts_with(['F', 'E', 'M', 'D', 'T']) && id[1..].chars().all(|c| c.is_ascii_digit()))
+        .filter(|id| {
+            id.len() >= 2
+                && id.starts_with(['F', 'E', 'M', 'D', 'T'])
+                && id[1..].chars().all(|c| c.is_ascii_digit())
+        })
         .map(str::to_owned)
         .collect();
-    let mut tested: BTreeSet<String> = default_cases().iter().chain(stock_cases().iter()).map(|c| c.row.to_owned()).collect();
+    let mut tested: BTreeSet<String> = default_cases()
+        .iter()
+        .chain(stock_cases().iter())
+        .map(|c| c.row.to_owned())
+        .collect();
     tested.insert("F3".into());
     assert_eq!(documented, tested, "rows of docs/behavior.md vs cases here");
 }
@@ -343,7 +511,11 @@ fn every_documented_row_has_a_case_and_every_case_a_row() {
 fn the_schema_check_can_fail() {
     // The oracle's own oracle: a reply missing a required member is refused.
     let broken = json!({"jsonrpc": "2.0", "id": 1, "result": {"supportedVersions": ["2026-07-28"], "capabilities": {}, "ttlMs": 1, "cacheScope": "public"}});
-    assert!(support::schema().validate_reply(Some("server/discover"), &broken).is_err());
+    assert!(
+        support::schema()
+            .validate_reply(Some("server/discover"), &broken)
+            .is_err()
+    );
     let bad_code = json!({"jsonrpc": "2.0", "id": 1, "error": {"code": -32022, "message": "x"}});
     assert!(support::schema().validate_reply(None, &bad_code).is_err());
 }
@@ -357,7 +529,12 @@ fn no_row_depends_on_what_came_before() {
     for c in cases.iter().chain(cases.iter().rev()) {
         let mut out = Vec::new();
         session.handle(&c.line, &mut out);
-        assert_eq!(Some(out).filter(|o| !o.is_empty()), server.respond(&c.line), "{}", c.row);
+        assert_eq!(
+            Some(out).filter(|o| !o.is_empty()),
+            server.respond(&c.line),
+            "{}",
+            c.row
+        );
     }
 }
 
@@ -365,7 +542,10 @@ fn no_row_depends_on_what_came_before() {
 fn stock_items_are_configuration_not_requests() {
     // The configured snapshot is never changed by any request.
     let config = Config::default()
-        .with_stock(Some(vec![StockItem { product_id: "p".into(), stock: 1 }]))
+        .with_stock(Some(vec![StockItem {
+            product_id: "p".into(),
+            stock: 1,
+        }]))
         .unwrap();
     let before = config.clone();
     let server = Server::new(config);

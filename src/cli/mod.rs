@@ -1,7 +1,9 @@
 //! Command-line parsing and the subcommands. Everything here is I/O glue
 //! around the library: no protocol rule lives in this folder.
 
+mod check;
 mod demo;
+mod diff;
 
 use std::io;
 use std::path::PathBuf;
@@ -29,6 +31,12 @@ struct Cli {
     #[arg(long, global = true, env = "MCP_REFERENCE_USER", value_name = "USER")]
     user: Option<String>,
 
+    /// Also serve these legacy protocol versions through the `initialize`
+    /// handshake, comma-separated: 2025-11-25,2025-06-18 (overrides the
+    /// configuration's `legacy_versions`; off by default).
+    #[arg(long, global = true, value_name = "VERSIONS", value_delimiter = ',')]
+    legacy: Option<Vec<String>>,
+
     /// Log level on stderr: off, error, warn, info or debug.
     #[arg(long, global = true, default_value = "warn", value_name = "LEVEL", value_parser = parse_level)]
     log_level: LogLevel,
@@ -48,6 +56,12 @@ enum Command {
         #[arg(long, default_value = "data/mcp-run.json", value_name = "FILE")]
         out: PathBuf,
     },
+    /// Check any stdio MCP server against the protocol rules of 2026-07-28
+    /// that hold whatever tools it offers: `check -- CMD [ARGS...]`.
+    Check(check::Args),
+    /// Compare another implementation of book-orders with this reference on
+    /// generated request sequences: `diff -- CMD [ARGS...]`.
+    Diff(diff::Args),
 }
 
 fn parse_level(s: &str) -> Result<LogLevel, String> {
@@ -82,6 +96,8 @@ pub fn main() -> ExitCode {
     match cli.command.unwrap_or(Command::Serve) {
         Command::Serve => serve(config, cli.log_level),
         Command::Demo { out } => demo::run(&cli.config, &cli.user, &out),
+        Command::Check(args) => check::run(args),
+        Command::Diff(args) => diff::run(args),
     }
 }
 
@@ -89,6 +105,12 @@ fn load_config(cli: &Cli) -> Result<Config, String> {
     let config = match &cli.config {
         Some(path) => Config::load(path).map_err(|e| e.to_string())?,
         None => Config::default(),
+    };
+    let config = match &cli.legacy {
+        Some(versions) => config
+            .with_legacy_versions(versions.clone())
+            .map_err(|e| format!("--legacy: {e}"))?,
+        None => config,
     };
     match &cli.user {
         Some(user) => config

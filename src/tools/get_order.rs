@@ -16,7 +16,9 @@ use std::collections::BTreeMap;
 
 use serde_json::{Value, json};
 
-use super::{Arguments, Checked, Tool, read_only_annotations, structured_result, text_result};
+use super::{
+    Arguments, Checked, Era, Rendered, Tool, read_only_annotations, structured_result, text_result,
+};
 use crate::config::Config;
 use crate::json::Shallow;
 
@@ -34,9 +36,9 @@ pub const INVALID_TEXT: &str = "Invalid arguments for get_order: pass one argume
 
 /// `get_order`, with every result it can give already rendered.
 pub struct GetOrder {
-    readable: BTreeMap<String, Vec<u8>>,
-    forbidden: Vec<u8>,
-    invalid: Vec<u8>,
+    readable: BTreeMap<String, Rendered>,
+    forbidden: Rendered,
+    invalid: Rendered,
 }
 
 impl GetOrder {
@@ -100,12 +102,12 @@ impl Tool for GetOrder {
         })
     }
 
-    fn check<'b>(&self, args: &'b Arguments<'b>) -> Result<Checked<'b>, &[u8]> {
+    fn check<'b>(&self, args: &'b Arguments<'b>, era: Era) -> Result<Checked<'b>, &[u8]> {
         // inputSchema: an object whose `order_id` is a required string;
         // other members are allowed (no `additionalProperties: false`).
         match args.get("order_id") {
-            Some(Shallow::Str(_)) => Ok(Checked::new(args)),
-            _ => Err(&self.invalid),
+            Some(Shallow::Str(_)) => Ok(Checked::new(args, era)),
+            _ => Err(self.invalid.get(era)),
         }
     }
 
@@ -113,5 +115,6 @@ impl Tool for GetOrder {
         self.readable
             .get(args.str("order_id"))
             .unwrap_or(&self.forbidden)
+            .get(args.era())
     }
 }

@@ -12,7 +12,9 @@ use std::collections::BTreeMap;
 
 use serde_json::{Value, json};
 
-use super::{Arguments, Checked, Tool, read_only_annotations, structured_result, text_result};
+use super::{
+    Arguments, Checked, Era, Rendered, Tool, read_only_annotations, structured_result, text_result,
+};
 use crate::config::{Config, StockItem};
 use crate::json::Shallow;
 
@@ -29,9 +31,9 @@ pub const INVALID_TEXT: &str = "Invalid arguments for lookup_stock: pass exactly
 
 /// `lookup_stock`, with every result it can give already rendered.
 pub struct LookupStock {
-    products: BTreeMap<String, Vec<u8>>,
-    unknown: Vec<u8>,
-    invalid: Vec<u8>,
+    products: BTreeMap<String, Rendered>,
+    unknown: Rendered,
+    invalid: Rendered,
 }
 
 impl LookupStock {
@@ -87,11 +89,11 @@ impl Tool for LookupStock {
         })
     }
 
-    fn check<'b>(&self, args: &'b Arguments<'b>) -> Result<Checked<'b>, &[u8]> {
+    fn check<'b>(&self, args: &'b Arguments<'b>, era: Era) -> Result<Checked<'b>, &[u8]> {
         // inputSchema: exactly one member, `product_id`, a string.
         match args.get("product_id") {
-            Some(Shallow::Str(_)) if args.len() == 1 => Ok(Checked::new(args)),
-            _ => Err(&self.invalid),
+            Some(Shallow::Str(_)) if args.len() == 1 => Ok(Checked::new(args, era)),
+            _ => Err(self.invalid.get(era)),
         }
     }
 
@@ -99,5 +101,6 @@ impl Tool for LookupStock {
         self.products
             .get(args.str("product_id"))
             .unwrap_or(&self.unknown)
+            .get(args.era())
     }
 }

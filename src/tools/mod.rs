@@ -12,10 +12,18 @@
 //! the request beyond its arguments, so each tool renders all of its result
 //! bodies once, when the catalog is built; a call only picks one.
 //!
+//! Each body is rendered twice, once per [`Era`]: the 2026-07-28 shape
+//! (`resultType` and serverInfo `_meta`) and the legacy shape of 2025-11-25
+//! and 2025-06-18 (the same members without them), for the opt-in legacy
+//! path. The tools themselves exist once; only the rendering differs.
+//!
 //! Spec: 2026-07-28 `server/tools.mdx`, "Tool Result" (text content, and
 //! `structuredContent` conforming to `outputSchema` with the same JSON in a
 //! text block) and "Error Handling" (arguments that break `inputSchema`, and
-//! business failures, are results with `isError: true`, per SEP-1303).
+//! business failures, are results with `isError: true`, per SEP-1303);
+//! 2025-11-25 and 2025-06-18 `server/tools.mdx` and `schema.json`
+//! `CallToolResult` (`content`, `structuredContent`, `isError`, no
+//! `resultType`).
 
 pub mod get_order;
 pub mod lookup_stock;
@@ -30,40 +38,104 @@ use crate::json::Shallow;
 /// The members of a `tools/call` request's `arguments` object, in order,
 /// each with its decoded [`Shallow`] form. Duplicate names never get this
 /// far: they make the whole request invalid.
+///
+/// Performance: the first member is held inline and only the others in a
+/// vector, which allocates when there is a second one. Every tool here
+/// takes one argument, so a well-formed call allocates nothing.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Arguments<'a> {
-    members: Vec<(Cow<'a, str>, Shallow<'a>)>,
+    first: Option<(Cow<'a, str>, Shallow<'a>)>,
+    rest: Vec<(Cow<'a, str>, Shallow<'a>)>,
 }
 
 impl<'a> Arguments<'a> {
     /// Wraps decoded members.
     pub fn new(members: Vec<(Cow<'a, str>, Shallow<'a>)>) -> Self {
-        Arguments { members }
+        let mut args = Arguments::default();
+        for (name, value) in members {
+            args.push(name, value);
+        }
+        args
+    }
+    /// Appends a decoded member.
+    pub fn push(&mut self, name: Cow<'a, str>, value: Shallow<'a>) {
+        if self.first.is_none() {
+            self.first = Some((name, value));
+        } else {
+            self.rest.push((name, value));
+        }
+    }
+    fn members(&self) -> impl Iterator<Item = &(Cow<'a, str>, Shallow<'a>)> {
+        self.first.iter().chain(&self.rest)
     }
     /// The member named `name`, if present.
     pub fn get(&self, name: &str) -> Option<&Shallow<'a>> {
-        self.members.iter().find(|(k, _)| k == name).map(|(_, v)| v)
+        self.members().find(|(k, _)| k == name).map(|(_, v)| v)
     }
     /// How many members there are.
     pub fn len(&self) -> usize {
-        self.members.len()
+        usize::from(self.first.is_some()) + self.rest.len()
     }
     /// Whether there are none.
     pub fn is_empty(&self) -> bool {
-        self.members.is_empty()
+        self.first.is_none()
+    }
+}
+
+/// Which protocol era a result body is rendered for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Era {
+    /// 2026-07-28: `resultType: "complete"` and
+    /// `_meta["io.modelcontextprotocol/serverInfo"]` on every result.
+    Modern,
+    /// 2025-11-25 and 2025-06-18 (the opt-in legacy path): the result's own
+    /// members only. Both versions define `CallToolResult` and
+    /// `ListToolsResult` alike (`structuredContent` and `outputSchema`
+    /// exist in both), so one legacy rendering serves both.
+    Legacy,
+}
+
+/// One result body, rendered once per [`Era`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rendered {
+    modern: Vec<u8>,
+    legacy: Vec<u8>,
+}
+
+impl Rendered {
+    /// Renders `fields` in both eras.
+    pub fn new(fields: Map<String, Value>, identity: &Identity) -> Self {
+        Rendered {
+            modern: render(fields.clone(), identity, Era::Modern),
+            legacy: render(fields, identity, Era::Legacy),
+        }
+    }
+    /// The body for `era`.
+    pub fn get(&self, era: Era) -> &[u8] {
+        match era {
+            Era::Modern => &self.modern,
+            Era::Legacy => &self.legacy,
+        }
     }
 }
 
 /// Arguments that passed their tool's `inputSchema`. Only a tool's own
-/// [`Tool::check`] can make one, so no tool can run on unchecked input.
+/// [`Tool::check`] can make one, so no tool can run on unchecked input. It
+/// carries the era the call is answered in, so that [`Tool::run`] picks the
+/// body rendered for it.
 #[derive(Debug, Clone, Copy)]
 pub struct Checked<'b> {
     args: &'b Arguments<'b>,
+    era: Era,
 }
 
 impl<'b> Checked<'b> {
-    fn new(args: &'b Arguments<'b>) -> Self {
-        Checked { args }
+    fn new(args: &'b Arguments<'b>, era: Era) -> Self {
+        Checked { args, era }
+    }
+    /// The era the call is answered in.
+    pub fn era(&self) -> Era {
+        self.era
     }
     /// A string argument that the check guaranteed (empty if the tool asks
     /// for one its check did not guarantee, which would be a bug in the tool).
@@ -81,10 +153,12 @@ pub trait Tool: Send + Sync {
     fn name(&self) -> &'static str;
     /// The tool's entry in `tools/list` (a `Tool` of the schema).
     fn descriptor(&self) -> Value;
-    /// Checks arguments against the `inputSchema` the descriptor advertises.
-    /// `Err` is the body of the `isError: true` result to send instead.
-    fn check<'b>(&self, args: &'b Arguments<'b>) -> Result<Checked<'b>, &[u8]>;
-    /// The tool's work: the body of the result for checked arguments.
+    /// Checks arguments against the `inputSchema` the descriptor advertises,
+    /// for a call answered in `era`. `Err` is the body (rendered for `era`)
+    /// of the `isError: true` result to send instead.
+    fn check<'b>(&self, args: &'b Arguments<'b>, era: Era) -> Result<Checked<'b>, &[u8]>;
+    /// The tool's work: the body of the result for checked arguments,
+    /// rendered for [`Checked::era`].
     fn run(&self, args: Checked<'_>) -> &[u8];
 }
 
@@ -131,37 +205,49 @@ impl Catalog {
     }
 }
 
-/// Adds what every result carries (`resultType: "complete"` and
-/// `_meta["io.modelcontextprotocol/serverInfo"]`) and serializes it.
+/// Serializes a result for `era`. [`Era::Modern`] adds what every
+/// 2026-07-28 result carries (`resultType: "complete"` and
+/// `_meta["io.modelcontextprotocol/serverInfo"]`); [`Era::Legacy`] adds
+/// nothing: neither legacy version has `resultType`, and serverInfo is a
+/// 2026-07-28 `_meta` key (the legacy handshake carries it in
+/// `InitializeResult.serverInfo` instead).
 ///
 /// Spec: 2026-07-28 `schema.ts` `Result.resultType` (MUST) and
-/// `ResultMetaObject` serverInfo (SHOULD, on every response).
-pub fn complete_result(mut fields: Map<String, Value>, identity: &Identity) -> Vec<u8> {
-    fields.insert("resultType".into(), json!("complete"));
-    fields.insert(
-        "_meta".into(),
-        json!({ "io.modelcontextprotocol/serverInfo": { "name": identity.name, "version": identity.version } }),
-    );
+/// `ResultMetaObject` serverInfo (SHOULD, on every response); 2025-11-25 and
+/// 2025-06-18 `schema.json` `Result` (only an optional `_meta`).
+pub fn render(mut fields: Map<String, Value>, identity: &Identity, era: Era) -> Vec<u8> {
+    if era == Era::Modern {
+        fields.insert("resultType".into(), json!("complete"));
+        fields.insert(
+            "_meta".into(),
+            json!({ "io.modelcontextprotocol/serverInfo": { "name": identity.name, "version": identity.version } }),
+        );
+    }
     serde_json::to_vec(&Value::Object(fields)).unwrap_or_default()
 }
 
-/// A tool result whose only content is one text block.
-pub fn text_result(text: &str, is_error: bool, identity: &Identity) -> Vec<u8> {
+/// [`render`] for [`Era::Modern`].
+pub fn complete_result(fields: Map<String, Value>, identity: &Identity) -> Vec<u8> {
+    render(fields, identity, Era::Modern)
+}
+
+/// A tool result whose only content is one text block, in both eras.
+pub fn text_result(text: &str, is_error: bool, identity: &Identity) -> Rendered {
     let mut fields = Map::new();
     fields.insert("content".into(), json!([{ "type": "text", "text": text }]));
     fields.insert("isError".into(), json!(is_error));
-    complete_result(fields, identity)
+    Rendered::new(fields, identity)
 }
 
-/// A successful tool result: `structuredContent`, and the same object
-/// serialized in one text block.
-pub fn structured_result(structured: Value, identity: &Identity) -> Vec<u8> {
+/// A successful tool result, in both eras: `structuredContent`, and the
+/// same object serialized in one text block.
+pub fn structured_result(structured: Value, identity: &Identity) -> Rendered {
     let mut fields = Map::new();
     let text = structured.to_string();
     fields.insert("content".into(), json!([{ "type": "text", "text": text }]));
     fields.insert("structuredContent".into(), structured);
     fields.insert("isError".into(), json!(false));
-    complete_result(fields, identity)
+    Rendered::new(fields, identity)
 }
 
 /// The annotations of a read-only tool over a closed data set.
@@ -202,11 +288,11 @@ mod tests {
 
     #[test]
     fn structured_text_is_the_same_json() {
-        let body = structured_result(
+        let rendered = structured_result(
             json!({"a": 1, "b": "x"}),
             &Config::default().identity().clone(),
         );
-        let v: Value = serde_json::from_slice(&body).unwrap();
+        let v: Value = serde_json::from_slice(rendered.get(Era::Modern)).unwrap();
         let text = v["content"][0]["text"].as_str().unwrap();
         assert_eq!(
             serde_json::from_str::<Value>(text).unwrap(),
@@ -217,5 +303,21 @@ mod tests {
             v["_meta"]["io.modelcontextprotocol/serverInfo"]["name"],
             "book-orders"
         );
+    }
+
+    #[test]
+    fn legacy_rendering_is_the_modern_one_without_its_additions() {
+        let rendered = structured_result(
+            json!({"a": 1, "b": "x"}),
+            &Config::default().identity().clone(),
+        );
+        let mut modern: Value = serde_json::from_slice(rendered.get(Era::Modern)).unwrap();
+        let legacy: Value = serde_json::from_slice(rendered.get(Era::Legacy)).unwrap();
+        let m = modern.as_object_mut().unwrap();
+        assert!(m.remove("resultType").is_some());
+        assert!(m.remove("_meta").is_some());
+        assert_eq!(modern, legacy);
+        let keys: Vec<_> = legacy.as_object().unwrap().keys().cloned().collect();
+        assert_eq!(keys, ["content", "isError", "structuredContent"]);
     }
 }

@@ -1,0 +1,69 @@
+//! `mcp-reference check [--json] [--timeout-ms N] [--schema FILE] -- CMD
+//! [ARGS...]`: runs the library's checker ([`mcp_reference::check`])
+//! against a command and prints the report.
+//!
+//! Exit codes: 0 when every MUST check passed, 1 when one failed, 2 when
+//! the server could not be run (or a flag was bad), with one sentence on
+//! stderr.
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use mcp_reference::check::{self, Options};
+
+/// The arguments of `check`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Print the report as JSON instead of a table.
+    #[arg(long)]
+    json: bool,
+
+    /// How long to wait for each reply, and for a fresh server's first
+    /// reply (its start-up included), in milliseconds.
+    #[arg(long, default_value_t = 5000, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    timeout_ms: u64,
+
+    /// The official 2026-07-28 schema.json to validate stdout with
+    /// (default: $MCP_SPEC_DIR/2026-07-28/schema.json, else
+    /// ../shared/spec/2026-07-28/schema.json).
+    #[arg(long, value_name = "FILE")]
+    schema: Option<PathBuf>,
+
+    /// The server's command and its arguments, after `--`.
+    #[arg(last = true, required = true, value_name = "CMD")]
+    command: Vec<OsString>,
+}
+
+pub fn run(args: Args) -> ExitCode {
+    let options = Options {
+        command: args.command,
+        env: Vec::new(),
+        timeout: Duration::from_millis(args.timeout_ms),
+        schema: args.schema,
+    };
+    let report = match check::run(&options) {
+        Ok(report) => report,
+        Err(e) => {
+            eprintln!("mcp-reference check: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    if args.json {
+        match serde_json::to_string_pretty(&report.json()) {
+            Ok(text) => println!("{text}"),
+            Err(e) => {
+                eprintln!("mcp-reference check: cannot render the report: {e}");
+                return ExitCode::from(2);
+            }
+        }
+    } else {
+        print!("{}", report.table());
+    }
+    if report.passed() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}

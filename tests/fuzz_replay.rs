@@ -1,0 +1,430 @@
+//! Replays every committed fuzz input on stable Rust: each file of
+//! `fuzz/corpus/<target>/` (the seed corpora), `fuzz/regressions/<target>/`
+//! (inputs that once found a bug) and `fuzz/artifacts/<target>/` (crash
+//! artifacts a local campaign left, if any) goes through the same check
+//! function as the fuzz target, `mcp_reference::fuzzing::<target>`, which
+//! panics when an invariant breaks. So a bug a fuzzer found stays fixed
+//! without nightly, and the seed corpora stay valid inputs.
+
+use std::path::{Path, PathBuf};
+
+use mcp_reference::fuzzing::{self, TARGETS};
+
+fn inputs(kind: &str, target: &str) -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fuzz")
+        .join(kind)
+        .join(target);
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        return Vec::new();
+    };
+    let mut files: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_file())
+        .collect();
+    files.sort();
+    files
+}
+
+/// Runs every input of `target`; a failure names the file.
+fn replay(target: &str) -> usize {
+    let check = TARGETS
+        .iter()
+        .find(|(name, _)| *name == target)
+        .map(|(_, f)| *f)
+        .unwrap_or_else(|| panic!("no fuzz target {target}"));
+    let mut n = 0;
+    for kind in ["corpus", "regressions", "artifacts"] {
+        for path in inputs(kind, target) {
+            let data = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            let outcome = std::panic::catch_unwind(|| check(&data));
+            if let Err(e) = outcome {
+                let message = e
+                    .downcast_ref::<String>()
+                    .cloned()
+                    .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
+                    .unwrap_or_default();
+                panic!("{} fails {target}: {message}", path.display());
+            }
+            n += 1;
+        }
+    }
+    n
+}
+
+#[test]
+fn every_target_has_a_seed_corpus_and_its_inputs_pass() {
+    for (target, _) in TARGETS {
+        let seeds = inputs("corpus", target).len();
+        assert!(seeds >= 5, "fuzz/corpus/{target} has only {seeds} seeds");
+        assert!(replay(target) >= seeds);
+    }
+}
+
+#[test]
+fn the_fuzz_crate_declares_exactly_these_targets() {
+    let manifest =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/Cargo.toml"))
+            .expect("fuzz/Cargo.toml");
+    for (target, _) in TARGETS {
+        assert!(
+            manifest.contains(&format!("name = \"{target}\"")),
+            "fuzz/Cargo.toml lacks {target}"
+        );
+        let wrapper = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("fuzz/fuzz_targets")
+            .join(format!("{target}.rs"));
+        let text = std::fs::read_to_string(&wrapper).expect("the target's wrapper");
+        assert!(
+            text.contains(&format!("mcp_reference::fuzzing::{target}(data)")),
+            "{} does not call mcp_reference::fuzzing::{target}",
+            wrapper.display()
+        );
+    }
+    assert_eq!(manifest.matches("[[bin]]").count(), TARGETS.len());
+}
+
+/// The empty input (for the structured targets: the textbook `tools/call
+/// get_order A-104`) is a valid run of every target.
+#[test]
+fn the_empty_input_is_a_valid_run_of_every_target() {
+    for (_, check) in TARGETS {
+        check(&[]);
+    }
+}
+
+/// The shared checks are not vacuous: wrong replies to real lines are
+/// refused (a wrong id, two lines, a leak, a reply to a notification, a
+/// code the server may not emit, a text that is not the structured
+/// content).
+#[test]
+fn the_checks_refuse_wrong_replies() {
+    let fixture = fuzzing::fixtures().first().expect("the textbook fixture");
+    let meta = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#;
+    let line = |id: &str, method: &str, extra: &str| {
+        format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"{method}","params":{{{meta}{extra}}}}}"#)
+    };
+    let big = "123456789012345678901234567890";
+    let discover = line(big, "server/discover", "");
+    let good = fixture
+        .server
+        .respond(discover.as_bytes())
+        .expect("a reply to discover");
+    let good = String::from_utf8(good).expect("UTF-8");
+    let b205 = line(
+        "4",
+        "tools/call",
+        r#","name":"get_order","arguments":{"order_id":"B-205"}"#,
+    );
+    let snapshot = r#"{"as_of":"2026-09-12T08:30:00Z","order_id":"B-205","source_version":"ka3-orders-v1","status":"shipped"}"#;
+    let leak = format!(
+        r#"{{"jsonrpc":"2.0","id":4,"result":{{"content":[{{"type":"text","text":{}}}],"structuredContent":{snapshot},"isError":false,"resultType":"complete","_meta":{{"io.modelcontextprotocol/serverInfo":{{"name":"book-orders","version":"1.0.0"}}}}}}}}"#,
+        serde_json::to_string(snapshot).expect("a string")
+    );
+    let notification = r#"{"jsonrpc":"2.0","method":"notifications/cancelled"}"#;
+    let a104 = line(
+        "3",
+        "tools/call",
+        r#","name":"get_order","arguments":{"order_id":"A-104"}"#,
+    );
+    let a104_reply = fixture
+        .server
+        .respond(a104.as_bytes())
+        .expect("a reply to get_order");
+    let a104_reply = String::from_utf8(a104_reply).expect("UTF-8");
+    // The real replies pass, so each refusal below is for what was changed.
+    fuzzing::check_reply(fixture, discover.as_bytes(), Some(good.as_bytes()));
+    fuzzing::check_reply(fixture, a104.as_bytes(), Some(a104_reply.as_bytes()));
+    let cases: Vec<(&str, String, String)> = vec![
+        (
+            "the id is the request's",
+            discover.clone(),
+            good.replace(big, "123456789012345677877719597056"),
+        ),
+        (
+            "one line",
+            discover.clone(),
+            good.replacen(r#","result":"#, ",\n\"result\":", 1),
+        ),
+        ("no leak", b205, format!("{leak}\n")),
+        (
+            "no reply to a notification",
+            notification.to_string(),
+            r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32601,"message":"Method not found"}}"#
+                .to_string()
+                + "\n",
+        ),
+        (
+            "known codes",
+            discover,
+            format!(r#"{{"jsonrpc":"2.0","id":{big},"error":{{"code":-32000,"message":"x"}}}}"#)
+                + "\n",
+        ),
+        (
+            "text is the structured content",
+            a104,
+            a104_reply.replacen(r#"\"processing\""#, r#"\"done\""#, 1),
+        ),
+    ];
+    for (what, line, reply) in cases {
+        // The fixture is only read, so a panic cannot leave it half-changed.
+        let refused = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            fuzzing::check_reply(fixture, line.as_bytes(), Some(reply.as_bytes()))
+        }))
+        .is_err();
+        assert!(refused, "{what}: the checks accepted {reply:?} for {line}");
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The seed corpora, regenerated by
+// `cargo test --test fuzz_replay -- --ignored regenerate_seed_corpora`.
+// Deterministic: the same files every time, so a diff shows what changed.
+
+const META: &str = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#;
+
+fn request(id: &str, method: &str, params: &str) -> String {
+    let sep = if params.is_empty() { "" } else { "," };
+    format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"{method}","params":{{{META}{sep}{params}}}}}"#)
+}
+
+/// Lines for `respond_bytes`: the textbook's recorded run and one line per
+/// kind of row of docs/behavior.md, each padded with spaces so its length
+/// also picks the fixture named (the target answers with the textbook
+/// server and with fixture `len % fixtures`).
+fn byte_seeds() -> Vec<(String, Vec<u8>)> {
+    let call = |id: &str, name: &str, args: &str| {
+        request(
+            id,
+            "tools/call",
+            &format!(r#""name":"{name}","arguments":{args}"#),
+        )
+    };
+    let lines: Vec<(&str, String, &str)> = vec![
+        ("textbook-1-discover", request("1", "server/discover", ""), "textbook"),
+        ("textbook-2-tools-list", request("2", "tools/list", ""), "textbook"),
+        ("textbook-3-get-order-A-104", call("3", "get_order", r#"{"order_id":"A-104"}"#), "textbook"),
+        ("textbook-4-get-order-B-205", call("4", "get_order", r#"{"order_id":"B-205"}"#), "textbook"),
+        ("textbook-5-cancel-order", call("5", "cancel_order", r#"{"order_id":"A-104"}"#), "textbook"),
+        ("get-order-as-tomas", call("6", "get_order", r#"{"order_id":"B-205"}"#), "as tomas"),
+        ("lookup-stock", call("7", "lookup_stock", r#"{"product_id":"python-book"}"#), "stock"),
+        ("lookup-stock-extra-arg", call("8", "lookup_stock", r#"{"product_id":"x","n":1}"#), "small lines"),
+        ("get-order-no-args", call("\"s\"", "get_order", "{}"), "textbook"),
+        ("get-order-tricky", call("9", "get_order", r#"{"order_id":"Ä-1\"\\"}"#), "tricky strings"),
+        ("administrator-reads-B-205", request("10", "tools/call", r#""name":"get_order","arguments":{"order_id":"B-205"}"#).replace(
+            r#"{}}"#,
+            r#"{},"io.modelcontextprotocol/clientInfo":{"name":"administrator","version":"1"}}"#,
+        ), "textbook"),
+        ("big-integer-id", request("123456789012345678901234567890", "server/discover", ""), "legacy"),
+        ("escaped-string-id", request(r#""\u00e9\ud83d\ude00""#, "tools/list", ""), "textbook"),
+        ("not-json", "{\"jsonrpc\":".into(), "textbook"),
+        ("not-utf8", "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"\u{7f}\"}".into(), "textbook"),
+        ("batch", format!("[{}]", request("1", "tools/list", "")), "textbook"),
+        ("notification", r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}"#.into(), "textbook"),
+        ("client-response", r#"{"jsonrpc":"2.0","id":1,"result":{}}"#.into(), "textbook"),
+        ("duplicate-id", r#"{"jsonrpc":"2.0","id":1,"id":2,"method":"tools/list"}"#.into(), "textbook"),
+        ("duplicate-in-arguments", call("11", "get_order", r#"{"order_id":"A-104","order_id":"B-205"}"#), "textbook"),
+        ("jsonrpc-1", r#"{"jsonrpc":"1.0","id":1,"method":"tools/list"}"#.into(), "textbook"),
+        ("id-null", r#"{"jsonrpc":"2.0","id":null,"method":"tools/list"}"#.into(), "textbook"),
+        ("id-fraction", r#"{"jsonrpc":"2.0","id":1.5,"method":"tools/list"}"#.into(), "textbook"),
+        ("no-meta", r#"{"jsonrpc":"2.0","id":12,"method":"tools/list","params":{}}"#.into(), "textbook"),
+        ("no-params", r#"{"jsonrpc":"2.0","id":13,"method":"resources/list"}"#.into(), "textbook"),
+        ("unsupported-version", request("14", "tools/list", "").replace("2026-07-28", "1900-01-01"), "textbook"),
+        ("legacy-version-in-meta", request("15", "tools/list", "").replace("2026-07-28", "2025-11-25"), "legacy"),
+        ("initialize", r#"{"jsonrpc":"2.0","id":16,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}"#.into(), "legacy"),
+        ("ping", request("17", "ping", ""), "textbook"),
+        ("cursor", request("18", "tools/list", r#""cursor":"abc""#), "textbook"),
+        ("bad-client-info", request("19", "tools/list", "").replace(r#"{}}"#, r#"{},"io.modelcontextprotocol/clientInfo":{"name":1}}"#), "textbook"),
+        ("bad-log-level", request("20", "tools/list", "").replace(r#"{}}"#, r#"{},"io.modelcontextprotocol/logLevel":"loud"}"#), "textbook"),
+        ("deep-nesting", format!(r#"{{"jsonrpc":"2.0","id":21,"method":"tools/list","params":{}{}}}"#, "[".repeat(200), "]".repeat(200)), "textbook"),
+        ("crlf", format!("{}\r", request("22", "server/discover", "")), "textbook"),
+        ("blank", "  \t ".into(), "textbook"),
+        ("long-line", format!(r#"{{"jsonrpc":"2.0","id":23,"method":"tools/list","x":"{}"}}"#, "a".repeat(1100)), "small lines"),
+    ];
+    let names: Vec<&str> = fuzzing::fixtures().iter().map(|f| f.name).collect();
+    lines
+        .into_iter()
+        .map(|(file, line, fixture)| {
+            let pick = names.iter().position(|n| *n == fixture).expect(fixture);
+            let mut bytes = line.into_bytes();
+            if file == "not-utf8" {
+                bytes.retain(|&b| b != 0x7f);
+                let at = bytes.len() - 3;
+                bytes.insert(at, 0xff);
+            }
+            if pick != 0 {
+                while bytes.len() % names.len() != pick {
+                    bytes.push(b' ');
+                }
+            }
+            (file.to_string(), bytes)
+        })
+        .collect()
+}
+
+/// Configuration files for `config_load`: valid ones that move every
+/// member, and one per kind of refusal.
+fn config_seeds() -> Vec<(String, Vec<u8>)> {
+    let example =
+        std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("data/config.example.json"))
+            .expect("data/config.example.json");
+    let order = |id: &str, owner: &str| {
+        format!(
+            r#"{{"order_id":"{id}","owner":"{owner}","status":"processing","as_of":"2026-09-14T00:00:00Z","source_version":"v1"}}"#
+        )
+    };
+    let files: Vec<(&str, String)> = vec![
+        ("empty-object", "{}".into()),
+        ("user-tomas", r#"{"user":"tomas"}"#.into()),
+        ("legacy", r#"{"legacy_versions":["2025-11-25","2025-06-18"]}"#.into()),
+        ("stock-only", r#"{"stock":[{"product_id":"p","stock":1}]}"#.into()),
+        ("orders", format!(r#"{{"user":"u","orders":[{},{},{}]}}"#, order("A", "u"), order("B", "v"), order("C\u{e9}", "u"))),
+        ("identity", r#"{"server":{"name":"n","version":"2","instructions":"hi"},"discover_cache":{"ttl_ms":0,"scope":"private"},"tools_cache":{"ttl_ms":1,"scope":"public"},"max_line_bytes":1024}"#.into()),
+        ("not-json", "{\"user\":".into()),
+        ("not-object", "[]".into()),
+        ("unknown-field", r#"{"usr":"x"}"#.into()),
+        ("duplicate-order", format!(r#"{{"orders":[{},{}]}}"#, order("A", "u"), order("A", "v"))),
+        ("bad-as-of", r#"{"orders":[{"order_id":"A","owner":"o","status":"s","as_of":"yesterday","source_version":"v"}]}"#.into()),
+        ("no-versions", r#"{"protocol_versions":[]}"#.into()),
+        ("unknown-version", r#"{"protocol_versions":["1900-01-01"]}"#.into()),
+        ("small-limit", r#"{"max_line_bytes":10}"#.into()),
+        ("negative-stock", r#"{"stock":[{"product_id":"p","stock":-1}]}"#.into()),
+    ];
+    let mut seeds: Vec<(String, Vec<u8>)> = files
+        .into_iter()
+        .map(|(n, s)| (n.to_string(), s.into_bytes()))
+        .collect();
+    seeds.push(("example".into(), example));
+    seeds
+}
+
+/// Inputs for the structured targets: sparse changes to an all-zero input
+/// (which decodes to the textbook `tools/call get_order`), kept when they
+/// reach an outcome no kept input reached, shortest first.
+fn structured_seeds(
+    max: usize,
+    first: Option<u8>,
+    class: &dyn Fn(&[u8]) -> Option<String>,
+) -> Vec<(String, Vec<u8>)> {
+    let mut x: u64 = 0x2545_F491_4F6C_DD1D;
+    let mut next = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    let mut seen = std::collections::BTreeMap::new();
+    for _ in 0..200_000 {
+        let len = 8 + (next() % 120) as usize;
+        let mut data = vec![0u8; len];
+        for _ in 0..1 + next() % 8 {
+            let at = (next() % len as u64) as usize;
+            data[at] = (next() >> 24) as u8;
+        }
+        if let Some(first) = first {
+            data[0] = first;
+        }
+        if let Some(c) = class(&data) {
+            let keep = seen.get(&c).is_none_or(|d: &Vec<u8>| d.len() > data.len());
+            if keep {
+                seen.insert(c, data);
+            }
+        }
+    }
+    let mut all: Vec<(String, Vec<u8>)> = seen.into_iter().collect();
+    all.sort_by_key(|(_, d)| d.len());
+    all.truncate(max);
+    all.into_iter()
+        .enumerate()
+        .map(|(n, (c, d))| (format!("{n:02}-{}", slug(&c)), d))
+        .collect()
+}
+
+fn slug(s: &str) -> String {
+    let mut out: String = s
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    out.truncate(60);
+    out
+}
+
+fn request_class(data: &[u8]) -> Option<String> {
+    use arbitrary::{Arbitrary, Unstructured};
+    use fuzzing::model::{Expect, Request};
+    let r = Request::arbitrary_take_rest(Unstructured::new(data)).ok()?;
+    let fixtures = fuzzing::fixtures();
+    let fixture = fixtures.get(usize::from(r.fixture) % fixtures.len())?;
+    Some(match r.expect(&fixture.config) {
+        Expect::Silence => "silence".into(),
+        Expect::Unknown => return None,
+        Expect::Error { code, message, .. } => format!("{code} {message}"),
+        Expect::Result { method, tool, .. } => match tool {
+            None => method.to_string(),
+            Some((name, outcome)) => format!("{name} {outcome:?}")
+                .split('(')
+                .next()
+                .unwrap_or_default()
+                .to_string(),
+        },
+    })
+}
+
+fn session_class(data: &[u8]) -> Option<String> {
+    use arbitrary::{Arbitrary, Unstructured};
+    use fuzzing::SessionInput;
+    let input = SessionInput::arbitrary_take_rest(Unstructured::new(data)).ok()?;
+    if input.lines.len() < 2 {
+        return None;
+    }
+    // The kinds of the first three lines: which transitions a seed takes.
+    let kinds: Vec<String> = input
+        .lines
+        .iter()
+        .take(3)
+        .map(|l| {
+            format!("{l:?}")
+                .split(['(', ' ', '{'])
+                .next()
+                .unwrap_or_default()
+                .to_string()
+        })
+        .collect();
+    Some(kinds.join("-"))
+}
+
+/// Named inputs of one target.
+type Seeds = Vec<(String, Vec<u8>)>;
+
+#[test]
+#[ignore = "writes fuzz/corpus; run by hand after changing the targets"]
+fn regenerate_seed_corpora() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus");
+    let sets: [(&str, Seeds); 4] = [
+        ("respond_bytes", byte_seeds()),
+        ("config_load", config_seeds()),
+        (
+            "respond_structured",
+            structured_seeds(40, None, &request_class),
+        ),
+        ("session", structured_seeds(24, Some(1), &session_class)),
+    ];
+    for (target, seeds) in sets {
+        let dir = root.join(target);
+        if dir.exists() {
+            std::fs::remove_dir_all(&dir).expect("remove old corpus");
+        }
+        std::fs::create_dir_all(&dir).expect("corpus dir");
+        let check = TARGETS.iter().find(|(n, _)| *n == target).expect(target).1;
+        for (name, data) in seeds {
+            check(&data);
+            std::fs::write(dir.join(name), data).expect("write seed");
+        }
+    }
+}
