@@ -441,11 +441,21 @@ fn is_rfc3339_utc(s: &str) -> bool {
             .unwrap_or(99)
     };
     let (month, day, hour, minute, second) = (two(5), two(8), two(11), two(14), two(17));
+    let year = two(0) * 100 + two(2);
+    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+    let days_in_month = match month {
+        2 if leap => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    };
+    // Leap seconds (second 60) are refused: whether one is real depends on
+    // a table this server does not carry, and a snapshot time never needs one.
     if !(1..=12).contains(&month)
-        || !(1..=31).contains(&day)
+        || !(1..=days_in_month).contains(&day)
         || hour > 23
         || minute > 59
-        || second > 60
+        || second > 59
     {
         return false;
     }
@@ -551,7 +561,8 @@ mod tests {
         for ok in [
             "2026-09-14T00:00:00Z",
             "2026-09-14t00:00:00.5+02:00",
-            "2026-12-31T23:59:60Z",
+            "2024-02-29T23:59:59Z",
+            "2000-02-29T00:00:00Z",
         ] {
             assert!(is_rfc3339_utc(ok), "{ok}");
         }
@@ -563,6 +574,10 @@ mod tests {
             "2026-09-14T00:00:00.Z",
             "2026-09-14T00:00:00Zx",
             "२०२६-09-14T00:00:00Z",
+            "2026-02-29T00:00:00Z",
+            "1900-02-29T00:00:00Z",
+            "2026-04-31T00:00:00Z",
+            "2026-12-31T23:59:60Z",
         ] {
             assert!(!is_rfc3339_utc(bad), "{bad}");
         }

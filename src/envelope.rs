@@ -10,7 +10,7 @@
 //!
 //! | input | reply |
 //! | --- | --- |
-//! | not JSON, not UTF-8, nested deeper than 128 levels | `-32700`, id null |
+//! | not JSON, not UTF-8, nested 128 or more levels deep, a number out of range | `-32700`, id null |
 //! | JSON but not an object (arrays: batches are not MCP) | `-32600`, id null |
 //! | an object without `method` but with `result` or `error` | none (a client's response; noted on stderr) |
 //! | a duplicate member name anywhere | `-32600` |
@@ -126,10 +126,10 @@ pub enum Message<'a> {
 
 /// `-32700`.
 pub const PARSE_ERROR: RpcError<'static> = RpcError::new(Code::ParseError, "Parse error");
-/// `-32700`, for nesting beyond serde_json's limit of 128 levels.
+/// `-32700`, for nesting at serde_json's limit: 128 levels (127 are read).
 pub const TOO_DEEP: RpcError<'static> = RpcError::new(
     Code::ParseError,
-    "Parse error: nested deeper than 128 levels",
+    "Parse error: nested 128 or more levels deep",
 );
 /// `-32700`, for a number beyond the range of a 64-bit float (`1e400`)
 /// anywhere but in `id` (ids are kept as raw text and never converted).

@@ -167,7 +167,7 @@ fn default_cases() -> Vec<Case> {
         ),
         case(
             "E3",
-            "nested deeper than 128 levels",
+            "nested 128 levels deep",
             format!(
                 "{{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"m\",\"params\":{}{}}}",
                 "[".repeat(200),
@@ -176,7 +176,7 @@ fn default_cases() -> Vec<Case> {
             err(
                 Value::Null,
                 -32700,
-                "Parse error: nested deeper than 128 levels",
+                "Parse error: nested 128 or more levels deep",
             ),
         ),
         case(

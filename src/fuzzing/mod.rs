@@ -182,7 +182,7 @@ pub fn fixtures() -> &'static [Fixture] {
                                     "\u{1F600}",
                                     "eve\u{0}",
                                     "secret\u{7f}status",
-                                    "2025-12-31T23:59:60Z",
+                                    "2025-12-31T23:59:59.999Z",
                                     "hidden-source\t9",
                                 ),
                                 order(
