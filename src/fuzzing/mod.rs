@@ -36,7 +36,7 @@ use serde_json::Value;
 
 use crate::config::{Config, Order, StockItem};
 use crate::envelope::Message;
-use crate::invariants::Checker;
+use crate::invariants::{Checker, LineView, Member, read_line};
 use crate::server::{Disposition, Line, Server};
 use crate::session::{self, Session};
 use crate::tools::{Checked, Executor, Tool};
@@ -422,6 +422,7 @@ pub fn check_line(fixture: &Fixture, line: &[u8]) -> (Option<Vec<u8>>, Vec<&'sta
     };
     let parsed = check_reply(fixture, line, reply.as_deref());
     check_runs(fixture, line, parsed.as_ref(), &counting.ran);
+    check_duplicates(fixture, line, parsed.as_ref());
     assert_eq!(
         server.respond(line),
         reply,
@@ -432,6 +433,29 @@ pub fn check_line(fixture: &Fixture, line: &[u8]) -> (Option<Vec<u8>>, Vec<&'sta
         "[{name}] the configuration changed"
     );
     (reply, counting.ran)
+}
+
+/// A message that names a member twice anywhere is ambiguous: no result,
+/// only `-32600` (or silence, for a client's response). BRIEF decision 7.
+fn check_duplicates(fixture: &Fixture, line: &[u8], reply: Option<&Value>) {
+    let LineView::Object(members) = read_line(&fixture.config, line) else {
+        return;
+    };
+    let mut names: Vec<&str> = members.iter().map(|(k, _)| k.as_str()).collect();
+    names.sort_unstable();
+    let duplicate = names.windows(2).any(|w| w.first() == w.get(1))
+        || members
+            .iter()
+            .any(|(_, m)| matches!(m, Member::Value(node) if node.has_duplicate()));
+    if let (true, Some(reply)) = (duplicate, reply) {
+        assert_eq!(
+            reply["error"]["code"],
+            -32600,
+            "[{}] a message with a duplicate member name needs -32600: {reply} for {:?}",
+            fixture.name,
+            String::from_utf8_lossy(line)
+        );
+    }
 }
 
 fn check_runs(fixture: &Fixture, line: &[u8], reply: Option<&Value>, ran: &[&'static str]) {
@@ -852,6 +876,18 @@ pub fn session(data: &[u8]) {
         };
         let modern =
             !server.legacy().is_on() || matches!(era, None | Some((session::Era::Modern, _)));
+        // Statelessness first, so that a session mishandling a modern line
+        // is named as such.
+        if modern {
+            assert_eq!(
+                reply.as_deref().map(String::from_utf8_lossy),
+                server
+                    .respond(&line)
+                    .as_deref()
+                    .map(String::from_utf8_lossy),
+                "[{name}] the session changed the core's reply to {show}"
+            );
+        }
         // A modern line gets every check of the invariants module. A legacy
         // line gets its framing, envelope and structured-content checks
         // (its leak check compares with the core's replies, which a legacy
@@ -885,14 +921,6 @@ pub fn session(data: &[u8]) {
             );
         }
         if modern {
-            assert_eq!(
-                reply.as_deref().map(String::from_utf8_lossy),
-                server
-                    .respond(&line)
-                    .as_deref()
-                    .map(String::from_utf8_lossy),
-                "[{name}] the session changed the core's reply to {show}"
-            );
             if let SessionLine::Request(r) = item {
                 check_request(fixture, r);
             }
