@@ -155,7 +155,7 @@ impl Default for Config {
                 version: "1.0.0".into(),
                 instructions: Some(
                     "Read-only access to the orders of the configured user. \
-                     Call get_order with an order id such as A-104."
+                     Call get_order with the id of one of your orders."
                         .into(),
                 ),
             },

@@ -9,7 +9,7 @@
 //! | anything else | `-32601` |
 //!
 //! By the time a request gets here its envelope, `_meta` and version have
-//! been checked (BRIEF decision 9); this module only reads the method's own
+//! been checked (decision DEC9); this module only reads the method's own
 //! params. The params decoder captures the members any method of this
 //! server reads (`name`, `arguments`, `cursor`, and the `protocolVersion`,
 //! `capabilities` and `clientInfo` of the legacy `initialize`) leniently, so
@@ -26,8 +26,8 @@ use std::borrow::Cow;
 use std::fmt;
 
 use serde::de::{DeserializeSeed, Deserializer, MapAccess, Visitor};
-use serde_json::{Map, Value, json};
 
+use crate::canonical::{Node, obj};
 use crate::config::{CacheHint, Config};
 use crate::error::{Code, RpcError};
 use crate::json::{KeySet, ScanSeed, Shallow, Str};
@@ -63,8 +63,8 @@ pub enum ArgumentsField<'a> {
 impl<'a> MethodParams<'a> {
     /// Decodes the params member called `key` if it is one a method reads;
     /// otherwise scans it (for duplicates) and ignores it, since unknown
-    /// params members are ignored for forward compatibility (BRIEF decision
-    /// 10).
+    /// params members are ignored for forward compatibility (decision
+    /// DEC10).
     pub fn visit_member<A: MapAccess<'a>>(
         &mut self,
         key: &str,
@@ -176,9 +176,11 @@ pub const REMOVED_METHOD: RpcError<'static> = RpcError::new(
     "Method not found: removed in protocol version 2026-07-28",
 );
 
-fn cache_fields(fields: &mut Map<String, Value>, hint: CacheHint) {
-    fields.insert("ttlMs".into(), json!(hint.ttl_ms));
-    fields.insert("cacheScope".into(), json!(hint.scope.as_str()));
+/// The caching hints, `ttlMs, cacheScope` (`schema.ts` `CacheableResult`),
+/// which follow a result's own members (row W1).
+fn cache_fields(members: &mut Vec<(&'static str, Node)>, hint: CacheHint) {
+    members.push(("ttlMs", Node::Uint(hint.ttl_ms)));
+    members.push(("cacheScope", Node::from(hint.scope.as_str())));
 }
 
 impl Methods {
@@ -189,20 +191,24 @@ impl Methods {
         let catalog = Catalog::new(config);
         let identity = config.identity();
 
-        let mut fields = Map::new();
-        fields.insert("supportedVersions".into(), json!(supported_versions));
-        fields.insert("capabilities".into(), json!({ "tools": {} }));
+        // `DiscoverResult`: supportedVersions, capabilities, instructions,
+        // then the caching hints (row W1).
+        let versions = supported_versions.iter().map(Node::from).collect();
+        let mut members = vec![
+            ("supportedVersions", Node::Arr(versions)),
+            ("capabilities", obj! { "tools" => obj! {} }),
+        ];
         if let Some(instructions) = &identity.instructions {
-            fields.insert("instructions".into(), json!(instructions));
+            members.push(("instructions", Node::from(instructions)));
         }
-        cache_fields(&mut fields, config.discover_cache());
-        let discover = complete_result(fields, identity);
+        cache_fields(&mut members, config.discover_cache());
+        let discover = complete_result(members, identity);
 
-        let mut fields = Map::new();
-        let tools: Vec<Value> = catalog.iter().map(|t| t.descriptor()).collect();
-        fields.insert("tools".into(), Value::Array(tools));
-        cache_fields(&mut fields, config.tools_cache());
-        let list = complete_result(fields, identity);
+        // `ListToolsResult`: tools, then the caching hints.
+        let tools = catalog.iter().map(|t| t.descriptor()).collect();
+        let mut members = vec![("tools", Node::Arr(tools))];
+        cache_fields(&mut members, config.tools_cache());
+        let list = complete_result(members, identity);
 
         Methods {
             catalog,

@@ -6,7 +6,7 @@
 //! is echoed digit for digit), `params` is decoded by [`crate::meta`]'s seed
 //! in the same pass, and duplicate member names are recorded at every depth.
 //!
-//! The envelope rules (BRIEF decisions 2 to 8):
+//! The envelope rules (decisions DEC2 to DEC8 of docs/behavior.md):
 //!
 //! | input | reply |
 //! | --- | --- |

@@ -8,7 +8,7 @@
 //! errors, which become `-32700`.
 //!
 //! Spec: RFC 8259 section 4 says names within an object SHOULD be unique and
-//! that receivers disagree when they are not; BRIEF decision 7 makes any
+//! that receivers disagree when they are not; decision DEC7 makes any
 //! duplicate an invalid request, so that no two parsers can read one message
 //! two ways.
 

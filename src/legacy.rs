@@ -32,13 +32,12 @@
 //! request selects legacy semantics as specified by the negotiated legacy
 //! version).
 
-use serde_json::{Map, Value, json};
-
+use crate::canonical::{Node, obj};
 use crate::config::Config;
 use crate::dispatch::{INVALID_CURSOR, METHOD_NOT_FOUND, MethodParams, ToolOutcome, call_tool};
 use crate::error::RpcError;
 use crate::json::Shallow;
-use crate::tools::{Catalog, Era, Executor, render};
+use crate::tools::{Catalog, Era, Executor, render, server_info};
 
 /// A legacy protocol version this implementation can serve.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -107,26 +106,24 @@ impl Legacy {
         let initialize = served
             .iter()
             .map(|&version| {
-                let mut fields = Map::new();
-                fields.insert("protocolVersion".into(), json!(version.as_str()));
-                fields.insert("capabilities".into(), json!({ "tools": {} }));
-                fields.insert(
-                    "serverInfo".into(),
-                    json!({ "name": identity.name, "version": identity.version }),
-                );
+                // `InitializeResult` order of both legacy `schema.ts` files
+                // (row W1).
+                let mut members = vec![
+                    ("protocolVersion", Node::from(version.as_str())),
+                    ("capabilities", obj! { "tools" => obj! {} }),
+                    ("serverInfo", server_info(identity)),
+                ];
                 if let Some(instructions) = &identity.instructions {
-                    fields.insert("instructions".into(), json!(instructions));
+                    members.push(("instructions", Node::from(instructions)));
                 }
-                (version, render(fields, identity, Era::Legacy))
+                (version, render(members, identity, Era::Legacy))
             })
             .collect();
         let list = if served.is_empty() {
             Vec::new()
         } else {
-            let mut fields = Map::new();
-            let tools: Vec<Value> = catalog.iter().map(|t| t.descriptor()).collect();
-            fields.insert("tools".into(), Value::Array(tools));
-            render(fields, identity, Era::Legacy)
+            let tools = catalog.iter().map(|t| t.descriptor()).collect();
+            render(vec![("tools", Node::Arr(tools))], identity, Era::Legacy)
         };
         Legacy {
             served,
@@ -275,15 +272,13 @@ mod tests {
         let legacy = Legacy::new(&config, &catalog);
         let (version, body) = legacy.initialize(&init_params("2025-11-25")).unwrap();
         assert_eq!(version, LegacyVersion::V2025_11_25);
-        let v: Value = serde_json::from_slice(body).unwrap();
+        // Canonical order (row W1): `InitializeResult` as declared.
         assert_eq!(
-            v,
-            json!({
-                "protocolVersion": "2025-11-25",
-                "capabilities": {"tools": {}},
-                "serverInfo": {"name": "book-orders", "version": "1.0.0"},
-                "instructions": config.identity().instructions.clone().unwrap(),
-            })
+            std::str::from_utf8(body).unwrap(),
+            format!(
+                r#"{{"protocolVersion":"2025-11-25","capabilities":{{"tools":{{}}}},"serverInfo":{{"name":"book-orders","version":"1.0.0"}},"instructions":{}}}"#,
+                serde_json::to_string(config.identity().instructions.as_ref().unwrap()).unwrap()
+            )
         );
     }
 
@@ -337,7 +332,7 @@ mod tests {
                 &mut Direct,
             )
             .unwrap();
-        let v: Value = serde_json::from_slice(new).unwrap();
+        let v: serde_json::Value = serde_json::from_slice(new).unwrap();
         assert_eq!(v["isError"], true);
         assert!(v.get("resultType").is_none());
         let old = legacy.call(
@@ -363,11 +358,8 @@ mod tests {
                 &mut Direct,
             )
             .unwrap();
-        let v: Value = serde_json::from_slice(body).unwrap();
-        let keys: Vec<_> = v.as_object().unwrap().keys().cloned().collect();
-        assert_eq!(keys, ["tools"]);
-        let modern: Vec<Value> = catalog.iter().map(|t| t.descriptor()).collect();
-        assert_eq!(v["tools"], Value::Array(modern));
+        let modern: Vec<Node> = catalog.iter().map(|t| t.descriptor()).collect();
+        assert_eq!(body, obj! { "tools" => modern }.to_vec());
         assert_eq!(
             legacy
                 .call(

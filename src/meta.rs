@@ -2,7 +2,7 @@
 //! `_meta`, checking the required fields, and deciding whether the request's
 //! version is served.
 //!
-//! The checks, in order (BRIEF decision 9, refined below):
+//! The checks, in order (decision DEC9, refined below):
 //!
 //! 1. `params` present and an object, with an object `_meta`: else `-32602`.
 //! 2. `io.modelcontextprotocol/protocolVersion` present and a string: else
@@ -526,7 +526,7 @@ impl Versions {
 
     /// The error to an `initialize` request when the legacy path is off:
     /// `-32022` naming the supported versions, with `requested` set to the
-    /// asked version when it is a string (BRIEF decision 11). Without a
+    /// asked version when it is a string (decision DEC11). Without a
     /// string version there is nothing to put in the required `requested`,
     /// so the reply is `-32602`, still naming the supported versions in
     /// `data.supported`.

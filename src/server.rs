@@ -6,7 +6,7 @@
 //! came before. A line walks down the layers once:
 //!
 //! 1. framing: a trailing `\r` is stripped; a blank line is not a message;
-//!    a line over the limit is `-32600` (BRIEF decision 1);
+//!    a line over the limit is `-32600` (decision DEC1);
 //! 2. [`crate::envelope`]: JSON-RPC classification and id;
 //! 3. `initialize` (the legacy handshake) is answered with an error naming
 //!    the supported versions ([`crate::meta::Versions::initialize_error`]);

@@ -6,7 +6,7 @@
 //!   never buffered: the driver skips to the next newline and the core
 //!   writes one `-32600` reply with id null for it, unless the line is
 //!   whitespace only: a blank line of any length gets no reply, as in the
-//!   core (BRIEF decision 1). Memory stays bounded by
+//!   core (decision DEC1). Memory stays bounded by
 //!   the limit plus one read buffer, whatever arrives. A final line without
 //!   a newline before end-of-file is still a line.
 //! - **Flushing.** Replies collect in one buffer, written when it is large
@@ -215,7 +215,7 @@ fn run<R: Read, W: Write, L: Write>(
     // Skipping the rest of an oversized line.
     let mut skipping = false;
     // The oversized line being skipped has been whitespace so far: a blank
-    // line however long (BRIEF decision 1, as the core decides), so its
+    // line however long (decision DEC1, as the core decides), so its
     // -32600 waits for its first other byte.
     let mut blank_so_far = false;
     loop {
@@ -376,7 +376,7 @@ mod tests {
     #[test]
     fn a_long_blank_line_is_still_blank() {
         // Found by tests/state_machine.rs: the core ignores a whitespace-only
-        // line of any length (BRIEF decision 1), so the driver must too.
+        // line of any length (decision DEC1), so the driver must too.
         let config = Config::default().with_max_line_bytes(1024).unwrap();
         let server = Server::new(config);
         let blank = " ".repeat(5000);

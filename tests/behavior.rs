@@ -22,6 +22,8 @@ enum Expect {
     Error(Value, i64, &'static str, Option<Value>),
     /// A result with this id that satisfies the check.
     Result(Value, fn(&Value)),
+    /// Exactly these bytes (row W1: the canonical form).
+    Exact(Vec<u8>),
 }
 
 struct Case {
@@ -90,7 +92,7 @@ fn is_forbidden(r: &Value) {
         r["result"]["content"][0]["text"]
             .as_str()
             .unwrap()
-            .starts_with("No order with that id")
+            .starts_with("forbidden: no order with that id")
     );
     assert!(r["result"].get("structuredContent").is_none());
 }
@@ -133,10 +135,23 @@ fn a104() -> Value {
     json!({ "order_id": "A-104" })
 }
 
+/// A file of this repository.
+fn repo_file(path: &str) -> Vec<u8> {
+    std::fs::read(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path)).unwrap()
+}
+
 /// The cases against the default (textbook) configuration.
 fn default_cases() -> Vec<Case> {
     let ok = discover(json!(1), meta());
+    let example = repo_file("data/example-43.2.request.json");
     let mut cases = vec![
+        // The canonical form: Example 43.2 byte for byte.
+        case(
+            "W1",
+            "Example 43.2",
+            example.strip_suffix(b"\n").unwrap().to_vec(),
+            Expect::Exact(repo_file("data/example-43.2.response.json")),
+        ),
         // Framing.
         case("F1", "blank line", "", Expect::Silence),
         case("F1", "whitespace-only line", " \t \r", Expect::Silence),
@@ -414,6 +429,11 @@ fn run(server: &Server, cases: &[Case]) {
                         );
                         check(&reply);
                     }
+                    Expect::Exact(bytes) => assert_eq!(
+                        String::from_utf8_lossy(&out),
+                        String::from_utf8_lossy(bytes),
+                        "{label}"
+                    ),
                     Expect::Silence => unreachable!(),
                 }
                 // Integer ids beyond 64 bits: echoed digit for digit.
@@ -493,7 +513,7 @@ fn every_documented_row_has_a_case_and_every_case_a_row() {
         .filter_map(|l| l.split(' ').next())
         .filter(|id| {
             id.len() >= 2
-                && id.starts_with(['F', 'E', 'M', 'D', 'T'])
+                && id.starts_with(['F', 'E', 'M', 'D', 'T', 'W'])
                 && id[1..].chars().all(|c| c.is_ascii_digit())
         })
         .map(str::to_owned)

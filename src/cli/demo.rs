@@ -9,44 +9,43 @@
 //! with the committed `data/mcp-run.json`.
 
 use std::io::{BufRead, BufReader, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, ExitCode, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
 const DEADLINE: Duration = Duration::from_secs(5);
 
-/// The textbook's five requests: (what the table calls it, the line).
+/// The `_meta` every request of the recorded run carries: the host calls
+/// itself `book-host` 1.0.0, as in Example 43.2.
+const META: &str = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"book-host","version":"1.0.0"}}"#;
+
+/// The textbook's five requests: (what the table calls it, the line). Each
+/// is in the form of Example 43.2 (members `jsonrpc, id, method, params`;
+/// in `params`, the book's `name, arguments, _meta`): request 3 is
+/// Example 43.2's request byte for byte.
 fn requests() -> Vec<(&'static str, String)> {
-    let meta = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"textbook-demo","version":"1.0.0"}}"#;
+    let call = |id: u8, name: &str, order: &str| {
+        format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"{name}","arguments":{{"order_id":"{order}"}},{META}}}}}"#
+        )
+    };
     vec![
         (
             "server/discover",
-            format!(r#"{{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{{{meta}}}}}"#),
+            format!(r#"{{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{{{META}}}}}"#),
         ),
         (
             "tools/list",
-            format!(r#"{{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{{{meta}}}}}"#),
+            format!(r#"{{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{{{META}}}}}"#),
         ),
-        (
-            "tools/call get_order A-104",
-            format!(
-                r#"{{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{{{meta},"name":"get_order","arguments":{{"order_id":"A-104"}}}}}}"#
-            ),
-        ),
-        (
-            "tools/call get_order B-205",
-            format!(
-                r#"{{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{{{meta},"name":"get_order","arguments":{{"order_id":"B-205"}}}}}}"#
-            ),
-        ),
+        ("tools/call get_order A-104", call(3, "get_order", "A-104")),
+        ("tools/call get_order B-205", call(4, "get_order", "B-205")),
         (
             "tools/call cancel_order A-104",
-            format!(
-                r#"{{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{{{meta},"name":"cancel_order","arguments":{{"order_id":"A-104"}}}}}}"#
-            ),
+            call(5, "cancel_order", "A-104"),
         ),
     ]
 }
@@ -103,17 +102,43 @@ fn outcome(reply: &Value) -> String {
     }
 }
 
-pub fn run(config: &Option<PathBuf>, user: &Option<String>, out: &Path) -> ExitCode {
+/// Where the transcript of the default configuration is kept (committed).
+pub const RECORDED: &str = "data/mcp-run.json";
+
+/// Where the transcript of any other configuration goes unless `--out`
+/// says otherwise: under `target/`, which git ignores, so that running the
+/// demo never changes the committed transcript.
+pub const OTHER: &str = "target/demo/mcp-run.json";
+
+/// Runs the demo. `is_default` says whether the effective configuration is
+/// the textbook's; only then does the transcript go to [`RECORDED`] by
+/// default.
+pub fn run(
+    config: &Option<PathBuf>,
+    user: &Option<String>,
+    out: Option<PathBuf>,
+    is_default: bool,
+) -> ExitCode {
+    let out = out.unwrap_or_else(|| PathBuf::from(if is_default { RECORDED } else { OTHER }));
     match exchange(config, user) {
         Ok(transcript) => {
-            let text = match serde_json::to_string_pretty(&transcript) {
-                Ok(text) => text + "\n",
-                Err(e) => return fail(&format!("cannot render the transcript: {e}")),
-            };
-            if let Err(e) = std::fs::write(out, text) {
+            if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty())
+                && let Err(e) = std::fs::create_dir_all(dir)
+            {
+                return fail(&format!("cannot create {}: {e}", dir.display()));
+            }
+            if let Err(e) = std::fs::write(&out, transcript) {
                 return fail(&format!("cannot write {}: {e}", out.display()));
             }
-            println!("\ntranscript written to {}", out.display());
+            if is_default {
+                println!("\ntranscript written to {}", out.display());
+            } else {
+                println!(
+                    "\ntranscript written to {} (not {RECORDED}: that file is the textbook \
+                     configuration's run)",
+                    out.display()
+                );
+            }
             ExitCode::SUCCESS
         }
         Err(sentence) => fail(&sentence),
@@ -125,16 +150,49 @@ fn fail(sentence: &str) -> ExitCode {
     ExitCode::FAILURE
 }
 
-fn exchange(config: &Option<PathBuf>, user: &Option<String>) -> Result<Value, String> {
+/// A JSON string literal.
+fn quoted(s: &str) -> String {
+    serde_json::to_string(s).unwrap_or_default()
+}
+
+/// The transcript file: `description, command, exchanges, exit_code`, each
+/// exchange `request, response` with the lines exactly as they crossed the
+/// pipes, nothing that varies between runs (no times, no paths but the
+/// ones given).
+fn transcript(command: &[String], exchanges: &[(String, String)], exit: Option<i32>) -> String {
+    let command: Vec<String> = command.iter().map(|a| quoted(a)).collect();
+    let exchanges: Vec<String> = exchanges
+        .iter()
+        .map(|(request, response)| {
+            format!(
+                "    {{\n      \"request\": {},\n      \"response\": {}\n    }}",
+                quoted(request),
+                quoted(response)
+            )
+        })
+        .collect();
+    let exit = exit.map_or_else(|| "null".to_owned(), |c| c.to_string());
+    format!(
+        "{{\n  \"description\": {},\n  \"command\": [{}],\n  \"exchanges\": [\n{}\n  ],\n  \"exit_code\": {exit}\n}}\n",
+        quoted(
+            "The textbook's recorded run: the five requests of Table 43.2 to `mcp-reference serve`, one line each way; request 3 and its reply are Example 43.2."
+        ),
+        command.join(", "),
+        exchanges.join(",\n"),
+    )
+}
+
+fn exchange(config: &Option<PathBuf>, user: &Option<String>) -> Result<String, String> {
     let exe = std::env::current_exe().map_err(|e| format!("cannot find this program: {e}"))?;
-    let mut command = Command::new(exe);
-    command.arg("serve");
+    let mut args = vec!["serve".to_owned()];
     if let Some(config) = config {
-        command.arg("--config").arg(config);
+        args.extend(["--config".to_owned(), config.display().to_string()]);
     }
     if let Some(user) = user {
-        command.arg("--user").arg(user);
+        args.extend(["--user".to_owned(), user.clone()]);
     }
+    let mut command = Command::new(exe);
+    command.args(&args);
     command
         .env_remove("MCP_REFERENCE_CONFIG")
         .env_remove("MCP_REFERENCE_USER");
@@ -174,7 +232,7 @@ fn exchange(config: &Option<PathBuf>, user: &Option<String>) -> Result<Value, St
         let parsed: Value = serde_json::from_str(&reply)
             .map_err(|e| format!("reply {} is not JSON ({e}): {reply}", i + 1))?;
         println!("{:<3} {:<30} {}", i + 1, label, outcome(&parsed));
-        exchanges.push(json!({ "request": line, "response": reply }));
+        exchanges.push((line, reply));
     }
     drop(stdin);
 
@@ -194,10 +252,7 @@ fn exchange(config: &Option<PathBuf>, user: &Option<String>) -> Result<Value, St
         return Err(format!("the server wrote an unrequested line: {extra}"));
     }
     println!("stdin closed; server exited with {status}");
-    Ok(json!({
-        "description": "The textbook's recorded run: five requests to `mcp-reference serve` with the default configuration, one line each way.",
-        "command": ["mcp-reference", "serve"],
-        "exchanges": exchanges,
-        "exit_code": status.code(),
-    }))
+    let mut shown = vec!["mcp-reference".to_owned()];
+    shown.extend(args);
+    Ok(transcript(&shown, &exchanges, status.code()))
 }

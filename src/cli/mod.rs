@@ -52,9 +52,11 @@ enum Command {
     /// Run the textbook's five requests against a `serve` subprocess, print
     /// a table, and write the transcript.
     Demo {
-        /// Where to write the transcript.
-        #[arg(long, default_value = "data/mcp-run.json", value_name = "FILE")]
-        out: PathBuf,
+        /// Where to write the transcript [default: data/mcp-run.json for the
+        /// textbook configuration, target/demo/mcp-run.json for any other,
+        /// so the committed transcript only ever holds the textbook's run].
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
     },
     /// Check any stdio MCP server against the protocol rules of 2026-07-28
     /// that hold whatever tools it offers: `check -- CMD [ARGS...]`.
@@ -95,7 +97,10 @@ pub fn main() -> ExitCode {
     };
     match cli.command.unwrap_or(Command::Serve) {
         Command::Serve => serve(config, cli.log_level),
-        Command::Demo { out } => demo::run(&cli.config, &cli.user, &out),
+        Command::Demo { out } => {
+            let is_default = config == Config::default();
+            demo::run(&cli.config, &cli.user, out, is_default)
+        }
         Command::Check(args) => check::run(args),
         Command::Diff(args) => diff::run(args),
     }

@@ -5,7 +5,7 @@
 //! by the configured user get a rendered success result. Every other id, an
 //! order of someone else's or no order at all, gets the one forbidden result,
 //! so the two are byte-identical by construction and nothing of an order the
-//! user may not read is ever rendered (BRIEF decision 12). Nothing from the
+//! user may not read is ever rendered (row T5, decision DEC12). Nothing from the
 //! request other than `order_id` is consulted: a `clientInfo` that calls
 //! itself `administrator` never reaches this module.
 //!
@@ -14,11 +14,10 @@
 
 use std::collections::BTreeMap;
 
-use serde_json::{Value, json};
-
 use super::{
     Arguments, Checked, Era, Rendered, Tool, read_only_annotations, structured_result, text_result,
 };
+use crate::canonical::{Node, arr, obj};
 use crate::config::Config;
 use crate::json::Shallow;
 
@@ -26,13 +25,18 @@ use crate::json::Shallow;
 pub const NAME: &str = "get_order";
 
 /// Text of the result for an order the user may not read or that does not
-/// exist. It says nothing about which.
-pub const FORBIDDEN_TEXT: &str = "No order with that id is visible to you: it does not exist or \
-     belongs to another customer. Check the order id; you can only read your own orders.";
+/// exist (row T5). It says nothing about which. It begins `forbidden:`, a
+/// stable prefix a host can search for (Table 43.2 of the textbook: "a
+/// forbidden tool error"), and says how to go on.
+pub const FORBIDDEN_TEXT: &str = "forbidden: no order with that id is visible to you; it does \
+     not exist or belongs to another customer. Check the order id: you can only read your own \
+     orders.";
 
-/// Text of the result for arguments that break the `inputSchema`.
+/// Text of the result for arguments that break the `inputSchema`. Like
+/// every constant text of the server it names no order: it goes to every
+/// user.
 pub const INVALID_TEXT: &str = "Invalid arguments for get_order: pass one argument, order_id, \
-     as a string, for example {\"order_id\": \"A-104\"}.";
+     the id of one of your orders as a string, for example {\"order_id\": \"<your order id>\"}.";
 
 /// `get_order`, with every result it can give already rendered.
 pub struct GetOrder {
@@ -52,12 +56,13 @@ impl GetOrder {
             .iter()
             .filter(|o| o.owner == config.user())
             .map(|o| {
-                let snapshot = json!({
-                    "order_id": o.order_id,
-                    "status": o.status,
-                    "as_of": o.as_of,
-                    "source_version": o.source_version,
-                });
+                // The `outputSchema`'s property order (row W1).
+                let snapshot = obj! {
+                    "order_id" => &o.order_id,
+                    "status" => &o.status,
+                    "as_of" => &o.as_of,
+                    "source_version" => &o.source_version,
+                };
                 (o.order_id.clone(), structured_result(snapshot, identity))
             })
             .collect();
@@ -74,32 +79,38 @@ impl Tool for GetOrder {
         NAME
     }
 
-    fn descriptor(&self) -> Value {
-        json!({
-            "name": NAME,
-            "title": "Get order",
-            "description": "Returns the status snapshot of one of your orders: its status, \
-                            when the snapshot was taken, and the source version.",
-            "inputSchema": {
-                "type": "object",
-                "properties": {
-                    "order_id": { "type": "string", "description": "The order id, for example A-104." }
+    fn descriptor(&self) -> Node {
+        // `schema.ts` `Tool` order: name, title (`BaseMetadata`), then
+        // description, inputSchema, outputSchema, annotations. The schemas
+        // declare their properties in the textbook's order (row W1).
+        obj! {
+            "name" => NAME,
+            "title" => "Get order",
+            "description" => "Returns the status snapshot of one of your orders: its status, \
+                              when the snapshot was taken, and the source version.",
+            "inputSchema" => obj! {
+                "type" => "object",
+                "properties" => obj! {
+                    "order_id" => obj! {
+                        "type" => "string",
+                        "description" => "The id of one of your orders.",
+                    },
                 },
-                "required": ["order_id"]
+                "required" => arr!["order_id"],
             },
-            "outputSchema": {
-                "type": "object",
-                "properties": {
-                    "order_id": { "type": "string" },
-                    "status": { "type": "string" },
-                    "as_of": { "type": "string", "format": "date-time" },
-                    "source_version": { "type": "string" }
+            "outputSchema" => obj! {
+                "type" => "object",
+                "properties" => obj! {
+                    "order_id" => obj! { "type" => "string" },
+                    "status" => obj! { "type" => "string" },
+                    "as_of" => obj! { "type" => "string", "format" => "date-time" },
+                    "source_version" => obj! { "type" => "string" },
                 },
-                "required": ["order_id", "status", "as_of", "source_version"],
-                "additionalProperties": false
+                "required" => arr!["order_id", "status", "as_of", "source_version"],
+                "additionalProperties" => false,
             },
-            "annotations": read_only_annotations()
-        })
+            "annotations" => read_only_annotations(),
+        }
     }
 
     fn check<'b>(&self, args: &'b Arguments<'b>, era: Era) -> Result<Checked<'b>, &[u8]> {

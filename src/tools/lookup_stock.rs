@@ -10,11 +10,10 @@
 
 use std::collections::BTreeMap;
 
-use serde_json::{Value, json};
-
 use super::{
     Arguments, Checked, Era, Rendered, Tool, read_only_annotations, structured_result, text_result,
 };
+use crate::canonical::{Node, arr, obj};
 use crate::config::{Config, StockItem};
 use crate::json::Shallow;
 
@@ -43,7 +42,7 @@ impl LookupStock {
         let products = stock
             .iter()
             .map(|item| {
-                let structured = json!({ "product_id": item.product_id, "stock": item.stock });
+                let structured = obj! { "product_id" => &item.product_id, "stock" => item.stock };
                 (
                     item.product_id.clone(),
                     structured_result(structured, identity),
@@ -63,30 +62,34 @@ impl Tool for LookupStock {
         NAME
     }
 
-    fn descriptor(&self) -> Value {
-        json!({
-            "name": NAME,
-            "title": "Look up stock",
-            "description": "Returns how many units of a product are in stock.",
-            "inputSchema": {
-                "type": "object",
-                "properties": {
-                    "product_id": { "type": "string", "description": "The product id, for example python-book." }
+    fn descriptor(&self) -> Node {
+        // `schema.ts` `Tool` order, as for get_order (row W1).
+        obj! {
+            "name" => NAME,
+            "title" => "Look up stock",
+            "description" => "Returns how many units of a product are in stock.",
+            "inputSchema" => obj! {
+                "type" => "object",
+                "properties" => obj! {
+                    "product_id" => obj! {
+                        "type" => "string",
+                        "description" => "The product id, for example python-book.",
+                    },
                 },
-                "required": ["product_id"],
-                "additionalProperties": false
+                "required" => arr!["product_id"],
+                "additionalProperties" => false,
             },
-            "outputSchema": {
-                "type": "object",
-                "properties": {
-                    "product_id": { "type": "string" },
-                    "stock": { "type": "integer", "minimum": 0 }
+            "outputSchema" => obj! {
+                "type" => "object",
+                "properties" => obj! {
+                    "product_id" => obj! { "type" => "string" },
+                    "stock" => obj! { "type" => "integer", "minimum" => 0u64 },
                 },
-                "required": ["product_id", "stock"],
-                "additionalProperties": false
+                "required" => arr!["product_id", "stock"],
+                "additionalProperties" => false,
             },
-            "annotations": read_only_annotations()
-        })
+            "annotations" => read_only_annotations(),
+        }
     }
 
     fn check<'b>(&self, args: &'b Arguments<'b>, era: Era) -> Result<Checked<'b>, &[u8]> {

@@ -30,7 +30,7 @@ pub mod lookup_stock;
 
 use std::borrow::Cow;
 
-use serde_json::{Map, Value, json};
+use crate::canonical::{Node, obj};
 
 use crate::config::{Config, Identity};
 use crate::json::Shallow;
@@ -103,11 +103,12 @@ pub struct Rendered {
 }
 
 impl Rendered {
-    /// Renders `fields` in both eras.
-    pub fn new(fields: Map<String, Value>, identity: &Identity) -> Self {
+    /// Renders a result whose own members are `members` (in canonical
+    /// order), in both eras.
+    pub fn new(members: Vec<(&'static str, Node)>, identity: &Identity) -> Self {
         Rendered {
-            modern: render(fields.clone(), identity, Era::Modern),
-            legacy: render(fields, identity, Era::Legacy),
+            modern: render(members.clone(), identity, Era::Modern),
+            legacy: render(members, identity, Era::Legacy),
         }
     }
     /// The body for `era`.
@@ -152,7 +153,7 @@ pub trait Tool: Send + Sync {
     /// The tool's name, as listed and called.
     fn name(&self) -> &'static str;
     /// The tool's entry in `tools/list` (a `Tool` of the schema).
-    fn descriptor(&self) -> Value;
+    fn descriptor(&self) -> Node;
     /// Checks arguments against the `inputSchema` the descriptor advertises,
     /// for a call answered in `era`. `Err` is the body (rendered for `era`)
     /// of the `isError: true` result to send instead.
@@ -205,59 +206,84 @@ impl Catalog {
     }
 }
 
-/// Serializes a result for `era`. [`Era::Modern`] adds what every
-/// 2026-07-28 result carries (`resultType: "complete"` and
-/// `_meta["io.modelcontextprotocol/serverInfo"]`); [`Era::Legacy`] adds
-/// nothing: neither legacy version has `resultType`, and serverInfo is a
-/// 2026-07-28 `_meta` key (the legacy handshake carries it in
+/// Serializes a result for `era`, its own `members` in the order given.
+/// [`Era::Modern`] puts first what every 2026-07-28 result carries, in the
+/// textbook's order (`resultType: "complete"`, then
+/// `_meta["io.modelcontextprotocol/serverInfo"]`, row W1); [`Era::Legacy`]
+/// adds nothing: neither legacy version has `resultType`, and serverInfo is
+/// a 2026-07-28 `_meta` key (the legacy handshake carries it in
 /// `InitializeResult.serverInfo` instead).
 ///
 /// Spec: 2026-07-28 `schema.ts` `Result.resultType` (MUST) and
 /// `ResultMetaObject` serverInfo (SHOULD, on every response); 2025-11-25 and
 /// 2025-06-18 `schema.json` `Result` (only an optional `_meta`).
-pub fn render(mut fields: Map<String, Value>, identity: &Identity, era: Era) -> Vec<u8> {
+pub fn render(members: Vec<(&'static str, Node)>, identity: &Identity, era: Era) -> Vec<u8> {
+    let mut all = Vec::with_capacity(members.len() + 2);
     if era == Era::Modern {
-        fields.insert("resultType".into(), json!("complete"));
-        fields.insert(
-            "_meta".into(),
-            json!({ "io.modelcontextprotocol/serverInfo": { "name": identity.name, "version": identity.version } }),
-        );
+        all.push(("resultType", Node::from("complete")));
+        all.push((
+            "_meta",
+            obj! { "io.modelcontextprotocol/serverInfo" => server_info(identity) },
+        ));
     }
-    serde_json::to_vec(&Value::Object(fields)).unwrap_or_default()
+    all.extend(members);
+    Node::obj(all).to_vec()
+}
+
+/// `Implementation` for serverInfo: `name, version` (`schema.ts`
+/// `BaseMetadata` then `Implementation`).
+pub fn server_info(identity: &Identity) -> Node {
+    obj! { "name" => &identity.name, "version" => &identity.version }
 }
 
 /// [`render`] for [`Era::Modern`].
-pub fn complete_result(fields: Map<String, Value>, identity: &Identity) -> Vec<u8> {
-    render(fields, identity, Era::Modern)
+pub fn complete_result(members: Vec<(&'static str, Node)>, identity: &Identity) -> Vec<u8> {
+    render(members, identity, Era::Modern)
 }
 
-/// A tool result whose only content is one text block, in both eras.
+/// One text content block: `type` first (the textbook's order), then
+/// `text` (`schema.ts` `TextContent`).
+fn text_block(text: String) -> Node {
+    obj! { "type" => "text", "text" => text }
+}
+
+/// A tool result whose only content is one text block, in both eras:
+/// `content, isError` (`schema.ts` `CallToolResult`).
 pub fn text_result(text: &str, is_error: bool, identity: &Identity) -> Rendered {
-    let mut fields = Map::new();
-    fields.insert("content".into(), json!([{ "type": "text", "text": text }]));
-    fields.insert("isError".into(), json!(is_error));
-    Rendered::new(fields, identity)
+    Rendered::new(
+        vec![
+            ("content", Node::Arr(vec![text_block(text.to_owned())])),
+            ("isError", Node::Bool(is_error)),
+        ],
+        identity,
+    )
 }
 
-/// A successful tool result, in both eras: `structuredContent`, and the
-/// same object serialized in one text block.
-pub fn structured_result(structured: Value, identity: &Identity) -> Rendered {
-    let mut fields = Map::new();
-    let text = structured.to_string();
-    fields.insert("content".into(), json!([{ "type": "text", "text": text }]));
-    fields.insert("structuredContent".into(), structured);
-    fields.insert("isError".into(), json!(false));
-    Rendered::new(fields, identity)
+/// A successful tool result, in both eras: `content, structuredContent,
+/// isError` (the textbook's order, which is `schema.ts`'s), where the one
+/// text block is exactly the serialization of `structured`, members in the
+/// order its tool's `outputSchema` declares them (row W1).
+pub fn structured_result(structured: Node, identity: &Identity) -> Rendered {
+    let text = structured.to_text();
+    Rendered::new(
+        vec![
+            ("content", Node::Arr(vec![text_block(text)])),
+            ("structuredContent", structured),
+            ("isError", Node::Bool(false)),
+        ],
+        identity,
+    )
 }
 
-/// The annotations of a read-only tool over a closed data set.
-pub fn read_only_annotations() -> Value {
-    json!({
-        "readOnlyHint": true,
-        "destructiveHint": false,
-        "idempotentHint": true,
-        "openWorldHint": false
-    })
+/// The annotations of a read-only tool over a closed data set, in
+/// `schema.ts` `ToolAnnotations` order.
+pub fn read_only_annotations() -> Node {
+    obj! {
+        "readOnlyHint" => true,
+        "destructiveHint" => false,
+        "idempotentHint" => true,
+        "openWorldHint" => false,
+    }
 }
 
 #[cfg(test)]
@@ -286,10 +312,12 @@ mod tests {
         assert_eq!(names, ["get_order", "lookup_stock"]);
     }
 
+    use serde_json::Value;
+
     #[test]
     fn structured_text_is_the_same_json() {
         let rendered = structured_result(
-            json!({"a": 1, "b": "x"}),
+            obj! {"a" => 1u64, "b" => "x"},
             &Config::default().identity().clone(),
         );
         let v: Value = serde_json::from_slice(rendered.get(Era::Modern)).unwrap();
@@ -308,16 +336,24 @@ mod tests {
     #[test]
     fn legacy_rendering_is_the_modern_one_without_its_additions() {
         let rendered = structured_result(
-            json!({"a": 1, "b": "x"}),
+            obj! {"z" => 1u64, "b" => "x"},
             &Config::default().identity().clone(),
         );
-        let mut modern: Value = serde_json::from_slice(rendered.get(Era::Modern)).unwrap();
-        let legacy: Value = serde_json::from_slice(rendered.get(Era::Legacy)).unwrap();
-        let m = modern.as_object_mut().unwrap();
-        assert!(m.remove("resultType").is_some());
-        assert!(m.remove("_meta").is_some());
-        assert_eq!(modern, legacy);
-        let keys: Vec<_> = legacy.as_object().unwrap().keys().cloned().collect();
-        assert_eq!(keys, ["content", "isError", "structuredContent"]);
+        assert_eq!(
+            std::str::from_utf8(rendered.get(Era::Modern)).unwrap(),
+            concat!(
+                r#"{"resultType":"complete","_meta":{"io.modelcontextprotocol/serverInfo":"#,
+                r#"{"name":"book-orders","version":"1.0.0"}},"#,
+                r#""content":[{"type":"text","text":"{\"z\":1,\"b\":\"x\"}"}],"#,
+                r#""structuredContent":{"z":1,"b":"x"},"isError":false}"#
+            )
+        );
+        assert_eq!(
+            std::str::from_utf8(rendered.get(Era::Legacy)).unwrap(),
+            concat!(
+                r#"{"content":[{"type":"text","text":"{\"z\":1,\"b\":\"x\"}"}],"#,
+                r#""structuredContent":{"z":1,"b":"x"},"isError":false}"#
+            )
+        );
     }
 }
