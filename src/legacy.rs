@@ -1,7 +1,8 @@
 //! The legacy methods: how a process that opened with `initialize` is
 //! answered, under protocol version 2025-11-25 or 2025-06-18.
 //!
-//! This module sits beside [`crate::dispatch`]: it knows the methods of the
+//! This module sits beside the core ([`crate::server`]), one layer below the
+//! session: it knows the methods of the
 //! legacy versions and renders their results, once, when the server is
 //! built; which requests reach it, and when, is the session's business
 //! ([`crate::session`]). Nothing here is used unless the configuration
@@ -35,8 +36,9 @@
 use crate::canonical::{Node, obj};
 use crate::config::Config;
 use crate::dispatch::{INVALID_CURSOR, METHOD_NOT_FOUND, MethodParams, ToolOutcome, call_tool};
-use crate::error::RpcError;
+use crate::error::{Code, ErrorData, RpcError};
 use crate::json::Shallow;
+use crate::meta::{META_NOT_OBJECT, MetaField, PARAMS_NOT_OBJECT, ParamsField};
 use crate::tools::{Catalog, Era, Executor, render, server_info};
 
 /// A legacy protocol version this implementation can serve.
@@ -80,6 +82,30 @@ pub const BAD_INITIALIZE: RpcError<'static> = RpcError::invalid_params(
 pub const INVALID_ARGUMENTS: RpcError<'static> = RpcError::invalid_params(
     "Invalid params: the arguments do not match the tool's inputSchema; see tools/list",
 );
+
+/// `-32602` for a legacy request (no modern `_meta`) before `initialize`
+/// (row L6). `data.supported` names every version served, modern and legacy.
+pub const NOT_INITIALIZED: RpcError<'static> = RpcError {
+    code: Code::InvalidParams,
+    message: "Invalid params: no protocol version; send initialize first, or name one of \
+              data.supported in params._meta as io.modelcontextprotocol/protocolVersion",
+    data: ErrorData::Supported,
+};
+
+/// `-32600` for an `initialize` after one was answered (row L4).
+pub const ALREADY_INITIALIZED: RpcError<'static> = RpcError::invalid_request(
+    "Invalid request: this process is already initialized; initialize may be sent only once",
+);
+
+/// What a legacy request came to: the reply, and the version it
+/// negotiated, if it was an `initialize` that succeeded.
+#[derive(Debug)]
+pub struct Answer<'s> {
+    /// The body of the result, or the error.
+    pub reply: Result<&'s [u8], RpcError<'static>>,
+    /// `Some` when this request negotiated a version (a first `initialize`).
+    pub negotiated: Option<LegacyVersion>,
+}
 
 /// The legacy path of one configuration, with every constant result
 /// rendered.
@@ -151,11 +177,54 @@ impl Legacy {
             .or(self.newest)
     }
 
+    /// Answers one legacy-era request (rows L1 to L13) of a process whose
+    /// negotiated version is `negotiated` (`None`: no `initialize` answered
+    /// yet), running tools of `catalog` through `executor`. The only entry
+    /// point of the legacy answers: the session decides which requests come
+    /// here and keeps the state.
+    pub fn answer<'s, E: Executor>(
+        &'s self,
+        catalog: &'s Catalog,
+        negotiated: Option<LegacyVersion>,
+        method: &str,
+        params: Option<&ParamsField<'_>>,
+        executor: &mut E,
+    ) -> Answer<'s> {
+        let reply = |reply| Answer {
+            reply,
+            negotiated: None,
+        };
+        let absent = MethodParams::default();
+        let method_params = match params {
+            None => &absent,
+            Some(ParamsField::Other(_)) => return reply(Err(PARAMS_NOT_OBJECT)),
+            Some(ParamsField::Object(p)) if p.meta == MetaField::NotObject => {
+                return reply(Err(META_NOT_OBJECT));
+            }
+            Some(ParamsField::Object(p)) => &p.method,
+        };
+        match (negotiated, method) {
+            (_, "ping") => reply(Ok(EMPTY_RESULT)),
+            (None, "initialize") => match self.initialize(method_params) {
+                Ok((version, body)) => Answer {
+                    reply: Ok(body),
+                    negotiated: Some(version),
+                },
+                Err(error) => reply(Err(error)),
+            },
+            (None, _) => reply(Err(NOT_INITIALIZED)),
+            (Some(_), "initialize") => reply(Err(ALREADY_INITIALIZED)),
+            (Some(version), _) => {
+                reply(self.call(catalog, version, method, method_params, executor))
+            }
+        }
+    }
+
     /// Answers `initialize`: the negotiated version and the body of its
     /// `InitializeResult`, or `-32602` when the params break
     /// `InitializeRequest` (its three members are required). `clientInfo`
     /// is checked for being an object and never read: it is self-reported.
-    pub fn initialize(
+    fn initialize(
         &self,
         params: &MethodParams<'_>,
     ) -> Result<(LegacyVersion, &[u8]), RpcError<'static>> {
@@ -179,7 +248,7 @@ impl Legacy {
 
     /// Answers any other method of an initialized legacy session under
     /// `version`, running tools of `catalog` through `executor`.
-    pub fn call<'s, E: Executor>(
+    fn call<'s, E: Executor>(
         &'s self,
         catalog: &'s Catalog,
         version: LegacyVersion,

@@ -13,7 +13,7 @@
 //! | envelope | [`envelope`] | JSON-RPC 2.0: ids, requests, notifications, replies |
 //! | metadata and versions | [`meta`] | `params._meta`, protocol versions, `initialize` |
 //! | dispatch | [`dispatch`] | methods and their params |
-//! | legacy methods | [`legacy`] | `initialize`, `ping` and the tools under 2025-11-25 and 2025-06-18 (opt-in) |
+//! | legacy core | [`legacy`] | beside the core, for the session's legacy-era requests: `initialize`, `ping` and the tools under 2025-11-25 and 2025-06-18 (opt-in), behind one function |
 //! | tools | [`tools`] | the catalog, `inputSchema` checks, tool results |
 //! | configuration | [`config`] | user, data, identity, versions, hints, limits |
 //!

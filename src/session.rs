@@ -23,9 +23,13 @@
 //!
 //! | state | `initialize` | `ping` | any other request |
 //! | --- | --- | --- | --- |
-//! | [`State::Fresh`] | negotiated: its `InitializeResult`, to [`State::Initialized`] (malformed params: `-32602`, no change) | `{}` | `-32602` [`NOT_INITIALIZED`] |
-//! | [`State::Initialized`] | `-32600` [`ALREADY_INITIALIZED`] | `{}` | served under the negotiated version |
-//! | [`State::Operating`] | `-32600` [`ALREADY_INITIALIZED`] | `{}` | served under the negotiated version |
+//! | [`State::Fresh`] | negotiated: its `InitializeResult`, to [`State::Initialized`] (malformed params: `-32602`, no change) | `{}` | `-32602` (row L6) |
+//! | [`State::Initialized`] | `-32600` (row L4) | `{}` | served under the negotiated version |
+//! | [`State::Operating`] | `-32600` (row L4) | `{}` | served under the negotiated version |
+//!
+//! What each legacy request gets is [`crate::legacy::Legacy::answer`]'s
+//! business; this module keeps only the state machine: which era a line
+//! belongs to, and how the state moves.
 //!
 //! `notifications/initialized` (legacy era) moves [`State::Initialized`] to
 //! [`State::Operating`]; every other notification changes nothing. Before
@@ -42,11 +46,10 @@
 //! second `initialize`) the choices are argued in `docs/behavior.md`,
 //! "Legacy path".
 
-use crate::dispatch::MethodParams;
 use crate::envelope::{self, Id, Message};
-use crate::error::{Code, ErrorData, RpcError};
-use crate::legacy::{EMPTY_RESULT, LegacyVersion};
-use crate::meta::{META_NOT_OBJECT, MetaField, PARAMS_NOT_OBJECT, ParamsField};
+use crate::error::RpcError;
+use crate::legacy::LegacyVersion;
+use crate::meta::{MetaField, ParamsField};
 use crate::server::{Disposition, Line, Server};
 use crate::tools::{Direct, Executor};
 
@@ -81,20 +84,6 @@ pub enum Era {
     /// The legacy session.
     Legacy,
 }
-
-/// `-32602` for a legacy request (no modern `_meta`) before `initialize`.
-/// `data.supported` names every version served, modern and legacy.
-pub const NOT_INITIALIZED: RpcError<'static> = RpcError {
-    code: Code::InvalidParams,
-    message: "Invalid params: no protocol version; send initialize first, or name one of \
-              data.supported in params._meta as io.modelcontextprotocol/protocolVersion",
-    data: ErrorData::Supported,
-};
-
-/// `-32600` for an `initialize` after one was answered.
-pub const ALREADY_INITIALIZED: RpcError<'static> = RpcError::invalid_request(
-    "Invalid request: this process is already initialized; initialize may be sent only once",
-);
 
 /// Whether `params._meta` holds a modern per-request key.
 fn carries_modern_meta(params: Option<&ParamsField<'_>>) -> bool {
@@ -145,11 +134,21 @@ pub fn step<E: Executor>(
         Message::Request { id, method, params }
             if era_of(&method, params.as_ref()) == Era::Legacy =>
         {
-            let (next, reply) = legacy_request(server, state, &method, params.as_ref(), executor);
-            match reply {
+            let answer = server.legacy().answer(
+                server.catalog(),
+                state.version(),
+                &method,
+                params.as_ref(),
+                executor,
+            );
+            match answer.reply {
                 Ok(body) => envelope::write_result(out, &id, body),
                 Err(error) => write_error(server, out, &id, &error),
             }
+            let next = match answer.negotiated {
+                Some(version) => State::Initialized(version),
+                None => state,
+            };
             (next, Disposition::Replied)
         }
         Message::Notification { method, params }
@@ -167,40 +166,6 @@ pub fn step<E: Executor>(
 
 fn write_error(server: &Server, out: &mut Vec<u8>, id: &Id<'_>, error: &RpcError<'_>) {
     envelope::write_error(out, Some(id), error, server.versions().supported_json());
-}
-
-/// A legacy request: the next state and the body of the result, or the
-/// error.
-fn legacy_request<'s, E: Executor>(
-    server: &'s Server,
-    state: State,
-    method: &str,
-    params: Option<&ParamsField<'_>>,
-    executor: &mut E,
-) -> (State, Result<&'s [u8], RpcError<'static>>) {
-    let absent = MethodParams::default();
-    let method_params = match params {
-        None => &absent,
-        Some(ParamsField::Other(_)) => return (state, Err(PARAMS_NOT_OBJECT)),
-        Some(ParamsField::Object(p)) if p.meta == MetaField::NotObject => {
-            return (state, Err(META_NOT_OBJECT));
-        }
-        Some(ParamsField::Object(p)) => &p.method,
-    };
-    let legacy = server.legacy();
-    match (state.version(), method) {
-        (_, "ping") => (state, Ok(EMPTY_RESULT)),
-        (None, "initialize") => match legacy.initialize(method_params) {
-            Ok((version, body)) => (State::Initialized(version), Ok(body)),
-            Err(error) => (state, Err(error)),
-        },
-        (None, _) => (state, Err(NOT_INITIALIZED)),
-        (Some(_), "initialize") => (state, Err(ALREADY_INITIALIZED)),
-        (Some(version), _) => (
-            state,
-            legacy.call(server.catalog(), version, method, method_params, executor),
-        ),
-    }
 }
 
 /// The per-process state around a [`Server`].
