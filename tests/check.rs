@@ -11,7 +11,7 @@ use std::ffi::OsString;
 use std::process::Command;
 use std::time::Duration;
 
-use mcp_reference::check::{self, CHECKS, Options, Outcome, Report};
+use mcp_reference::check::{self, CHECKS, Options, Outcome, Report, Verdict};
 
 fn run(command: Vec<OsString>, timeout: Duration) -> Report {
     let mut options = Options::new(command);
@@ -82,7 +82,8 @@ fn wrong_id_fails_the_big_integer_echo() {
         unreachable!()
     };
     assert!(
-        f.reason.contains("sent id 18446744073709551616"),
+        f.reason
+            .contains("not to the request's id 18446744073709551616"),
         "{}",
         f.reason
     );
@@ -177,8 +178,9 @@ fn a_hang_times_out_that_check_and_the_rest_run() {
     let Some(Outcome::Fail(f)) = report.outcome("tools.call-unknown") else {
         unreachable!()
     };
+    // The process had answered before: the shorter per-reply wait applies.
     assert!(
-        f.reason.starts_with("no reply within 3000 ms"),
+        f.reason.starts_with("no reply within 2000 ms"),
         "{}",
         f.reason
     );
@@ -208,6 +210,18 @@ fn a_server_of_another_dialect_gets_a_report() {
     ] {
         assert!(failed.contains(id), "{id}\n{}", report.table());
     }
+    // A reply to another id is reported as not answering the request, at
+    // once, not as a timeout.
+    let Some(Outcome::Fail(f)) = report.outcome("version.unsupported") else {
+        panic!("{}", report.table())
+    };
+    assert!(
+        f.reason.starts_with(
+            "the server's reply does not answer the request: it is a response to id 1"
+        ),
+        "{}",
+        f.reason
+    );
     // The robustness probes wait for the reply with their own id, which
     // this server never echoes: they time out, and the run goes on.
     let Some(Outcome::Fail(f)) = report.outcome("robust.deep-nesting") else {
@@ -222,29 +236,74 @@ fn a_server_of_another_dialect_gets_a_report() {
 }
 
 #[test]
-fn a_silent_server_gets_a_report_of_timeouts() {
+fn a_silent_server_is_judged_after_two_processes() {
+    let started = std::time::Instant::now();
     let report = run(
         vec!["sh".into(), "-c".into(), "exec sleep 60".into()],
-        Duration::from_millis(100),
+        Duration::from_millis(300),
     );
+    // Two processes time out on their first request; every check after
+    // that is not run (it could not be tried), instead of each waiting out
+    // the timeout again.
+    let mut timed_out = 0;
     for e in &report.entries {
         match (&e.outcome, e.check.id) {
-            (Outcome::Fail(f), _) => assert!(
-                f.reason.contains("no reply within 100 ms") || f.reason.contains("still"),
-                "{}: {}",
-                e.check.id,
-                f.reason
-            ),
+            (Outcome::Fail(f), _) => {
+                assert!(f.reason.contains("no reply within 300 ms"), "{}", f.reason);
+                timed_out += 1;
+            }
+            (Outcome::NotRun(why), _) => {
+                assert!(
+                    why.contains("answered none of its first 2 requests"),
+                    "{why}"
+                )
+            }
             (Outcome::Skip(_), _) => {}
             // Nothing on stdout breaks no stdout rule.
             (Outcome::Pass, "stdout.json-rpc" | "stdout.schema") => {}
             (Outcome::Pass, id) => panic!("{id} passed against a silent server"),
         }
     }
-    assert_eq!(
-        report.outcome("eof.exits").map(Outcome::as_str),
-        Some("fail")
+    assert_eq!(timed_out, 2, "{}", report.table());
+    assert_eq!(report.verdict(), Verdict::Fail, "discover.result is a MUST");
+    assert!(started.elapsed() < Duration::from_secs(20));
+}
+
+#[test]
+fn an_echo_server_is_told_its_reply_does_not_answer() {
+    // Writes every line back: a line comes at once, but it answers nothing.
+    let report = run(
+        vec!["sh".into(), "-c".into(), "exec cat".into()],
+        Duration::from_secs(5),
     );
+    let first = report
+        .entries
+        .iter()
+        .find_map(|e| match &e.outcome {
+            Outcome::Fail(f) => Some(f),
+            _ => None,
+        })
+        .expect("a failure");
+    assert_eq!(
+        first.reason,
+        "the server's reply does not answer the request: it is the request itself, written back",
+        "{}",
+        report.table()
+    );
+    assert_eq!(report.verdict(), Verdict::Fail);
+}
+
+#[test]
+fn the_run_deadline_leaves_checks_not_run_and_the_verdict_incomplete() {
+    let mut options = Options::new(fixture::reference());
+    options.timeout = PATIENT;
+    options.deadline = Duration::from_millis(1);
+    let report = check::run(&options).expect("a report");
+    assert!(!report.not_run().is_empty(), "{}", report.table());
+    assert!(report.failed().is_empty(), "{}", report.table());
+    assert_eq!(report.verdict(), Verdict::Incomplete);
+    assert_eq!(report.json()["verdict"], "incomplete");
+    assert!(report.table().contains("verdict: INCOMPLETE"));
 }
 
 #[test]
@@ -318,6 +377,39 @@ fn cli_exit_codes_and_formats() {
 
     let (code, _, err) = cli(&["check", fixture::BIN]);
     assert_eq!(code, 2, "the command goes after --: {err}");
+
+    // The header quotes the command as a shell would.
+    let (_, out, _) = cli(&["check", "--", fixture::BIN, "serve", "--user", "two words"]);
+    assert!(
+        out.starts_with(&format!(
+            "mcp-reference check: {} serve --user 'two words'\n",
+            fixture::BIN
+        )),
+        "{out}"
+    );
+}
+
+/// Without a schema, from any working directory: the MUST check
+/// stdout.schema cannot run, so the verdict is INCOMPLETE (exit code 3),
+/// never PASS, and the line says how to supply the schema.
+#[test]
+fn no_schema_is_incomplete_from_any_directory() {
+    let dir = std::env::temp_dir().join(format!("mcp-check-noschema-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = Command::new(fixture::BIN)
+        .args(["check", "--", fixture::BIN, "serve"])
+        .current_dir(&dir)
+        .env_remove("MCP_SPEC_DIR")
+        .env_remove("MCP_REFERENCE_CONFIG")
+        .env_remove("MCP_REFERENCE_USER")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(3), "{text}");
+    assert!(text.contains("notrun MUST   stdout.schema"), "{text}");
+    assert!(text.contains("set MCP_SPEC_DIR"), "{text}");
+    assert!(text.contains("verdict: INCOMPLETE"), "{text}");
+    let _ = std::fs::remove_dir_all(dir);
 }
 
 #[test]

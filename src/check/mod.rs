@@ -15,6 +15,7 @@
 //! | module | owns |
 //! | --- | --- |
 //! | [`catalog`] | the checks: id, level, spec section, rule |
+//! | [`ctx`] | the shared process, waits and the run's deadline, pairing replies with requests |
 //! | [`process`] | the child process: pipes, threads, deadlines, killing |
 //! | [`wire`] | request lines, pairing replies, raw ids, envelope rules |
 //! | [`probes`] | the checks' exchanges and verdicts |
@@ -25,6 +26,7 @@
 //! in `docs/check.md`.
 
 pub mod catalog;
+pub mod ctx;
 pub mod probes;
 pub mod process;
 pub mod report;
@@ -35,7 +37,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 pub use catalog::{CHECKS, CheckInfo, Level};
-pub use report::{Entry, Failure, Outcome, Report};
+pub use report::{Entry, Failure, Outcome, Report, Verdict};
 
 use crate::schema::{self, Schema};
 
@@ -46,21 +48,28 @@ pub struct Options {
     pub command: Vec<OsString>,
     /// Extra environment variables for the server.
     pub env: Vec<(OsString, OsString)>,
-    /// How long to wait for any one reply (and for a fresh process's first
-    /// reply, which includes its start-up).
+    /// How long to wait for a process's first reply (start-up included).
     pub timeout: Duration,
+    /// How long to wait for any later reply of a process that has
+    /// answered.
+    pub reply_timeout: Duration,
+    /// How long the whole run may take; checks it cuts are not run.
+    pub deadline: Duration,
     /// The 2026-07-28 `schema.json`; `None`: `MCP_SPEC_DIR` or
     /// `../shared/spec`.
     pub schema: Option<PathBuf>,
 }
 
 impl Options {
-    /// Options for `command` with the default timeout (5 s).
+    /// Options for `command` with the default waits: 5 s for a first
+    /// reply, 2 s for a later one, 120 s for the run.
     pub fn new(command: Vec<OsString>) -> Options {
         Options {
             command,
             env: Vec::new(),
             timeout: Duration::from_secs(5),
+            reply_timeout: Duration::from_secs(2),
+            deadline: Duration::from_secs(120),
             schema: None,
         }
     }
@@ -94,7 +103,12 @@ pub fn run(options: &Options) -> Result<Report, RunError> {
         env_remove: Vec::new(),
     };
     let command = launch.display();
-    let mut cx = probes::Ctx::start(launch, options.timeout).map_err(RunError::Spawn)?;
+    let waits = ctx::Waits {
+        first: options.timeout,
+        reply: options.reply_timeout.min(options.timeout),
+        run: options.deadline,
+    };
+    let mut cx = probes::Ctx::start(launch, waits).map_err(RunError::Spawn)?;
     let groups: [fn(&mut probes::Ctx) -> probes::Results; 11] = [
         probes::discover,
         probes::version,
@@ -122,7 +136,7 @@ pub fn run(options: &Options) -> Result<Report, RunError> {
                 .iter()
                 .find(|(id, _)| *id == check.id)
                 .map(|(_, o)| o.clone())
-                .unwrap_or_else(|| Outcome::Skip("not run (a bug in the checker)".into())),
+                .unwrap_or_else(|| Outcome::NotRun("not run (a bug in the checker)".into())),
         })
         .collect();
     Ok(Report {

@@ -22,246 +22,16 @@
 //! check's own section is in [`super::catalog`].
 
 use std::collections::BTreeMap;
-use std::process::ExitStatus;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use super::process::{Launch, Line, MAX_LINE, Next, Proc};
+pub use super::ctx::{Ctx, Results};
+use super::ctx::{GRACE, NoReply, SHOWN, Seen, joined};
+use super::process::{MAX_LINE, Next};
 use super::report::{Failure, Outcome};
 use super::wire::{self, Kind, Reply};
 use crate::schema::Schema;
-
-/// Outcomes by check id.
-pub type Results = Vec<(&'static str, Outcome)>;
-
-/// How much of a line a report shows (requests and replies are shown
-/// whole up to this many characters).
-const SHOWN: usize = 2000;
-
-/// How many stdout lines are kept for the `stdout.*` checks.
-const KEPT: usize = 20_000;
-
-/// How long a retiring process that answered everything is given to close
-/// stdout, so that late lines still reach the `stdout.*` checks.
-const GRACE: Duration = Duration::from_secs(1);
-
-/// Why a request got no reply.
-#[derive(Debug)]
-pub enum NoReply {
-    /// Nothing within the timeout.
-    Timeout,
-    /// stdout closed first.
-    Closed {
-        /// How the process ended, if it did.
-        status: Option<ExitStatus>,
-        /// The end of its stderr.
-        stderr: String,
-    },
-    /// A fresh process could not be started.
-    Spawn(String),
-}
-
-/// One stdout line, and the method of the request it answered (when it was
-/// paired with one).
-struct Seen {
-    line: Line,
-    method: Option<String>,
-}
-
-/// What the checks learn as they go.
-#[derive(Default)]
-struct Facts {
-    /// `server/discover` gave a result.
-    discover_ok: Option<bool>,
-    /// The versions the server says it supports.
-    supported: Vec<String>,
-    /// Whether discover advertised the `tools` capability.
-    tools: Option<bool>,
-}
-
-/// The context the checks run in.
-pub struct Ctx {
-    launch: Launch,
-    timeout: Duration,
-    shared: Option<Proc>,
-    seen: Vec<Seen>,
-    unkept: usize,
-    processes: usize,
-    stderr_bytes: u64,
-    facts: Facts,
-}
-
-impl Ctx {
-    /// Starts the shared process; an error means the server cannot be run.
-    pub fn start(launch: Launch, timeout: Duration) -> Result<Ctx, String> {
-        let first = Proc::spawn(&launch)?;
-        Ok(Ctx {
-            launch,
-            timeout,
-            shared: Some(first),
-            seen: Vec::new(),
-            unkept: 0,
-            processes: 1,
-            stderr_bytes: 0,
-            facts: Facts::default(),
-        })
-    }
-
-    /// Server processes started so far.
-    pub fn processes(&self) -> usize {
-        self.processes
-    }
-
-    /// Bytes the retired processes wrote on stderr.
-    pub fn stderr_bytes(&self) -> u64 {
-        self.stderr_bytes
-    }
-
-    fn spawn(&mut self) -> Result<Proc, NoReply> {
-        let p = Proc::spawn(&self.launch).map_err(NoReply::Spawn)?;
-        self.processes += 1;
-        Ok(p)
-    }
-
-    fn keep(&mut self, line: Line, method: Option<String>) {
-        if self.seen.len() < KEPT {
-            self.seen.push(Seen { line, method });
-        } else {
-            self.unkept += 1;
-        }
-    }
-
-    /// Closes a process's stdin, collects what it still writes (for at
-    /// most `grace`), and stops it.
-    fn retire(&mut self, mut p: Proc, grace: Duration) {
-        p.close_input();
-        let deadline = Instant::now() + grace;
-        loop {
-            let next = if grace.is_zero() {
-                p.try_next().map_or(Next::Closed, Next::Line)
-            } else {
-                p.next(deadline)
-            };
-            match next {
-                Next::Line(line) => self.keep(line, None),
-                Next::Timeout | Next::Closed => break,
-            }
-        }
-        self.stderr_bytes += p.stderr_tail().1;
-    }
-
-    /// Stops the shared process, keeping its last lines.
-    pub fn finish(&mut self) {
-        if let Some(p) = self.shared.take() {
-            self.retire(p, GRACE.min(self.timeout));
-        }
-    }
-
-    /// Reads `p`'s stdout until a response (with id `want`, when given)
-    /// arrives; every line on the way is kept for the `stdout.*` checks.
-    fn await_reply(
-        &mut self,
-        p: &mut Proc,
-        method: Option<&str>,
-        want: Option<&str>,
-        deadline: Instant,
-    ) -> Result<Reply, NoReply> {
-        loop {
-            match p.next(deadline) {
-                Next::Line(line) => {
-                    if let Kind::Response(reply) = wire::classify(&line.bytes)
-                        && want.is_none_or(|id| wire::same_id(id, reply.id.as_deref()))
-                    {
-                        self.keep(line, method.map(str::to_string));
-                        return Ok(reply);
-                    }
-                    self.keep(line, None);
-                }
-                Next::Timeout => return Err(NoReply::Timeout),
-                Next::Closed => {
-                    let status = p.wait_exit(Instant::now() + Duration::from_millis(200));
-                    return Err(NoReply::Closed {
-                        status,
-                        stderr: p.stderr_tail().0,
-                    });
-                }
-            }
-        }
-    }
-
-    /// Sends `lines` to the shared process (starting one if needed) and
-    /// waits for a reply: the next response, or the one with id `want`.
-    /// On no reply the shared process is retired.
-    fn exchange(
-        &mut self,
-        lines: &[&[u8]],
-        method: Option<&str>,
-        want: Option<&str>,
-    ) -> Result<Reply, NoReply> {
-        let mut p = match self.shared.take() {
-            Some(p) => p,
-            None => self.spawn()?,
-        };
-        p.send(joined(lines));
-        let deadline = Instant::now() + self.timeout;
-        let result = self.await_reply(&mut p, method, want, deadline);
-        match &result {
-            Ok(_) => self.shared = Some(p),
-            Err(_) => self.retire(p, Duration::ZERO),
-        }
-        result
-    }
-
-    /// One request to the shared process; its reply is the next response.
-    fn ask(&mut self, line: &[u8], method: Option<&str>) -> Result<Reply, NoReply> {
-        self.exchange(&[line], method, None)
-    }
-
-    fn no_reply(&self, e: &NoReply, request: &[u8]) -> Outcome {
-        Outcome::Fail(Failure {
-            reason: self.describe(e),
-            request: Some(wire::show(request, SHOWN)),
-            reply: None,
-        })
-    }
-
-    fn describe(&self, e: &NoReply) -> String {
-        match e {
-            NoReply::Timeout => format!(
-                "no reply within {} ms (the check timed out; later checks use a fresh process)",
-                self.timeout.as_millis()
-            ),
-            NoReply::Closed { status, stderr } => {
-                let how = match status {
-                    Some(s) => format!("exited ({s})"),
-                    None => "closed its stdout".into(),
-                };
-                let tail = last_line(stderr);
-                if tail.is_empty() {
-                    format!("the server {how} without replying")
-                } else {
-                    format!("the server {how} without replying; its stderr ended with: {tail}")
-                }
-            }
-            NoReply::Spawn(why) => format!("the server could not be started again: {why}"),
-        }
-    }
-}
-
-fn joined(lines: &[&[u8]]) -> Vec<u8> {
-    let mut all = Vec::with_capacity(lines.iter().map(|l| l.len() + 1).sum());
-    for line in lines {
-        all.extend_from_slice(line);
-        all.push(b'\n');
-    }
-    all
-}
-
-fn last_line(text: &str) -> String {
-    let line = text.lines().rev().find(|l| !l.trim().is_empty());
-    wire::show(line.unwrap_or_default().as_bytes(), 200)
-}
 
 fn fail(reason: impl Into<String>, request: &[u8], reply: Option<&Reply>) -> Outcome {
     Outcome::Fail(Failure {
@@ -634,27 +404,25 @@ pub fn notifications(cx: &mut Ctx) -> Results {
         .join("\n");
     let mut p = match cx.spawn() {
         Ok(p) => p,
-        Err(e) => {
-            return vec![(
-                "notifications.silent",
-                Outcome::Fail(Failure {
-                    reason: cx.describe(&e),
-                    request: Some(shown),
-                    reply: None,
-                }),
-            )];
-        }
+        Err(e) => return vec![("notifications.silent", cx.no_reply(&e, shown.as_bytes()))],
     };
     let mut lines: Vec<&[u8]> = notes.iter().map(Vec::as_slice).collect();
     lines.push(&sentinel);
     p.send(joined(&lines));
     let mut replies = Vec::new();
-    let first = cx.await_reply(&mut p, None, None, Instant::now() + cx.timeout);
+    let first = cx.await_reply(
+        &mut p,
+        None,
+        None,
+        cx.until(cx.waits().first),
+        &lines,
+        false,
+    );
     if let Ok(reply) = first {
         replies.push(reply);
         p.close_input();
-        let deadline = Instant::now() + cx.timeout;
-        while let Ok(reply) = cx.await_reply(&mut p, None, None, deadline) {
+        let deadline = cx.until(cx.waits().reply);
+        while let Ok(reply) = cx.await_reply(&mut p, None, None, deadline, &lines, false) {
             replies.push(reply);
         }
     }
@@ -788,13 +556,15 @@ pub fn initialize(cx: &mut Ctx) -> Results {
         &mut p,
         Some("initialize"),
         None,
-        Instant::now() + cx.timeout,
+        cx.until(cx.waits().first),
+        &[&req],
+        true,
     );
     let answered = result.is_ok();
     cx.retire(
         p,
         if answered {
-            GRACE.min(cx.timeout)
+            GRACE.min(cx.waits().first)
         } else {
             Duration::ZERO
         },
@@ -872,24 +642,14 @@ pub fn eof(cx: &mut Ctx) -> Results {
     let mut p = match cx.spawn() {
         Ok(p) => p,
         Err(e) => {
-            let why = cx.describe(&e);
-            let failed = |reason: String| {
-                Outcome::Fail(Failure {
-                    reason,
-                    request: Some(shown.clone()),
-                    reply: None,
-                })
-            };
-            return vec![
-                ("eof.answers-all", failed(why.clone())),
-                ("eof.exits", failed(why)),
-            ];
+            let outcome = cx.no_reply(&e, shown.as_bytes());
+            return vec![("eof.answers-all", outcome.clone()), ("eof.exits", outcome)];
         }
     };
     let refs: Vec<&[u8]> = lines.iter().map(Vec::as_slice).collect();
     p.send(joined(&refs));
     p.close_input();
-    let deadline = Instant::now() + cx.timeout;
+    let deadline = cx.until(cx.waits().first);
     let mut counts: BTreeMap<usize, usize> = BTreeMap::new();
     let mut strays = 0;
     let ended = loop {
@@ -957,7 +717,7 @@ pub fn eof(cx: &mut Ctx) -> Results {
         if !ended {
             why.push(format!(
                 "stdout was still open {} ms after end-of-file",
-                cx.timeout.as_millis()
+                cx.waits().first.as_millis()
             ));
         }
         if let Some(status) = status.filter(|s| !s.success()) {
@@ -974,7 +734,7 @@ pub fn eof(cx: &mut Ctx) -> Results {
         None => Outcome::Fail(Failure {
             reason: format!(
                 "still running {} ms after its stdin was closed",
-                cx.timeout.as_millis()
+                cx.waits().first.as_millis()
             ),
             request: Some(shown),
             reply: None,
@@ -1036,6 +796,7 @@ pub fn robust(cx: &mut Ctx) -> Results {
             wire::show(&probe, SHOWN)
         );
         let outcome = match cx.exchange(&[&hostile, &probe], Some("server/discover"), Some(&id)) {
+            Err(e @ (NoReply::Deadline | NoReply::Silent)) => Outcome::NotRun(cx.describe(&e)),
             Err(e) => Outcome::Fail(Failure {
                 reason: format!("the request after it: {}", cx.describe(&e)),
                 request: Some(shown),
@@ -1130,7 +891,7 @@ pub fn stdout(cx: &Ctx, schemas: &Schemas) -> Results {
                 "{} of {} stdout lines {what}{unkept}; the first: {}",
                 bad.len(),
                 total,
-                wire::show(why.as_bytes(), 400)
+                why
             ),
             request: None,
             reply: Some(wire::show(&seen.line.bytes, SHOWN)),
@@ -1141,7 +902,13 @@ pub fn stdout(cx: &Ctx, schemas: &Schemas) -> Results {
         "are not JSON-RPC 2.0 responses or notifications",
     );
     let schema = match &schemas.modern {
-        Err(why) => Outcome::Skip(format!("no official schema to validate with: {why}")),
+        Err(why) => Outcome::NotRun(format!(
+            "no official 2026-07-28 schema to validate with ({why}). To run this check, pass \
+             --schema FILE (schema/2026-07-28/schema.json of a checkout of the public \
+             specification repository, modelcontextprotocol/modelcontextprotocol), or set \
+             MCP_SPEC_DIR to a folder that holds 2026-07-28/schema.json (that checkout's \
+             schema/ folder)"
+        )),
         Ok(_) => report(&schema_bad, "do not validate against the official schema"),
     };
     vec![("stdout.json-rpc", envelope), ("stdout.schema", schema)]

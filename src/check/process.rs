@@ -50,13 +50,28 @@ pub struct Launch {
 }
 
 impl Launch {
-    /// The command as one readable string.
+    /// The command as a POSIX shell would need it typed: each argument
+    /// that holds anything but letters, digits and `@%+=:,./_-` in single
+    /// quotes (an empty one as `''`), so it can be pasted back.
     pub fn display(&self) -> String {
         self.argv
             .iter()
-            .map(|a| a.to_string_lossy().into_owned())
+            .map(|a| shell_quote(&a.to_string_lossy()))
             .collect::<Vec<_>>()
             .join(" ")
+    }
+}
+
+/// `arg` quoted for a POSIX shell.
+pub fn shell_quote(arg: &str) -> String {
+    let plain = !arg.is_empty()
+        && arg
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "@%+=:,./_-".contains(c));
+    if plain {
+        arg.to_string()
+    } else {
+        format!("'{}'", arg.replace('\'', r"'\''"))
     }
 }
 
@@ -409,6 +424,25 @@ mod tests {
         }
         assert_eq!(p.stderr_tail(), ("oops".to_string(), 5));
         // Dropping kills it rather than waiting 30 seconds.
+    }
+
+    #[test]
+    fn commands_are_quoted_as_a_shell_needs_them() {
+        let launch = Launch {
+            argv: vec![
+                "./server".into(),
+                "--name".into(),
+                "two words".into(),
+                "it's".into(),
+                "".into(),
+            ],
+            env: Vec::new(),
+            env_remove: Vec::new(),
+        };
+        assert_eq!(
+            launch.display(),
+            r"./server --name 'two words' 'it'\''s' ''"
+        );
     }
 
     #[test]

@@ -1,10 +1,18 @@
 //! The report of one `check` run: each check's outcome, the verdict, and
 //! the two ways to print it (a table for people, JSON for machines).
 //!
-//! The verdict passes when no MUST check failed. Skipped checks (a rule
-//! that does not apply, such as tool checks against a server without the
-//! `tools` capability) do not fail it; the report says why each was
-//! skipped.
+//! The verdict:
+//!
+//! | verdict | when | exit code |
+//! | --- | --- | --- |
+//! | PASS | every MUST check ran and passed (or does not apply) | 0 |
+//! | FAIL | a MUST check failed | 1 |
+//! | INCOMPLETE | no MUST check failed, but one could not run (no schema, the run's deadline, a silent server); its line says how to fix that | 3 |
+//!
+//! (Exit code 2: the server could not be run at all; no report.) Skipped
+//! checks (a rule that does not apply, such as tool checks against a server
+//! without the `tools` capability) count for nothing; the report says why
+//! each was skipped.
 
 use serde_json::{Value, json};
 
@@ -17,8 +25,53 @@ pub enum Outcome {
     Pass,
     /// It does not.
     Fail(Failure),
-    /// The rule could not be tried; the reason says why.
+    /// The rule does not apply here; the reason says why.
     Skip(String),
+    /// The rule applies but could not be tried (no schema, the run's
+    /// deadline); the reason says why and how to fix it.
+    NotRun(String),
+}
+
+/// What a whole run comes to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    /// Every MUST check ran and passed (or does not apply).
+    Pass,
+    /// A MUST check failed.
+    Fail,
+    /// No MUST check failed, but one could not run.
+    Incomplete,
+}
+
+impl Verdict {
+    /// `pass`, `fail` or `incomplete`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Pass => "pass",
+            Verdict::Fail => "fail",
+            Verdict::Incomplete => "incomplete",
+        }
+    }
+
+    /// The documented exit code: 0, 1 or 3.
+    pub fn exit_code(self) -> u8 {
+        match self {
+            Verdict::Pass => 0,
+            Verdict::Fail => 1,
+            Verdict::Incomplete => 3,
+        }
+    }
+
+    /// The report's last line.
+    pub fn line(self) -> &'static str {
+        match self {
+            Verdict::Pass => "PASS (every MUST check ran and passed)",
+            Verdict::Fail => "FAIL (a MUST check failed)",
+            Verdict::Incomplete => {
+                "INCOMPLETE (no MUST check failed, but one could not run: see its line)"
+            }
+        }
+    }
 }
 
 /// A failed check: why, and the exchange that shows it.
@@ -33,12 +86,13 @@ pub struct Failure {
 }
 
 impl Outcome {
-    /// `pass`, `fail` or `skip`.
+    /// `pass`, `fail`, `skip` or `notrun`.
     pub fn as_str(&self) -> &'static str {
         match self {
             Outcome::Pass => "pass",
             Outcome::Fail(_) => "fail",
             Outcome::Skip(_) => "skip",
+            Outcome::NotRun(_) => "notrun",
         }
     }
 }
@@ -99,16 +153,45 @@ impl Report {
             .collect()
     }
 
-    /// Whether every MUST check passed or was skipped.
-    pub fn passed(&self) -> bool {
-        !self
-            .entries
+    /// The ids of the checks that could not run, in report order.
+    pub fn not_run(&self) -> Vec<&'static str> {
+        self.entries
             .iter()
-            .any(|e| e.check.level == Level::Must && matches!(e.outcome, Outcome::Fail(_)))
+            .filter(|e| matches!(e.outcome, Outcome::NotRun(_)))
+            .map(|e| e.check.id)
+            .collect()
     }
 
-    fn counts(&self) -> (usize, usize, usize, usize) {
-        let mut n = (0, 0, 0, 0);
+    /// The verdict (see the module documentation).
+    pub fn verdict(&self) -> Verdict {
+        let must = |e: &&Entry| e.check.level == Level::Must;
+        if self
+            .entries
+            .iter()
+            .filter(must)
+            .any(|e| matches!(e.outcome, Outcome::Fail(_)))
+        {
+            Verdict::Fail
+        } else if self
+            .entries
+            .iter()
+            .filter(must)
+            .any(|e| matches!(e.outcome, Outcome::NotRun(_)))
+        {
+            Verdict::Incomplete
+        } else {
+            Verdict::Pass
+        }
+    }
+
+    /// Whether the verdict is PASS.
+    pub fn passed(&self) -> bool {
+        self.verdict() == Verdict::Pass
+    }
+
+    /// (passed, failed, of which MUST, skipped, not run).
+    fn counts(&self) -> (usize, usize, usize, usize, usize) {
+        let mut n = (0, 0, 0, 0, 0);
         for e in &self.entries {
             match e.outcome {
                 Outcome::Pass => n.0 += 1,
@@ -118,6 +201,7 @@ impl Report {
                 }
                 Outcome::Fail(_) => n.1 += 1,
                 Outcome::Skip(_) => n.3 += 1,
+                Outcome::NotRun(_) => n.4 += 1,
             }
         }
         n
@@ -171,28 +255,26 @@ impl Report {
                         out.push_str(&format!("  got:     {}\n", indent(reply)));
                     }
                 }
-                Outcome::Skip(reason) => out.push_str(&format!("  why:     {}\n", indent(reason))),
+                Outcome::Skip(reason) | Outcome::NotRun(reason) => {
+                    out.push_str(&format!("  why:     {}\n", indent(reason)))
+                }
                 Outcome::Pass => {}
             }
         }
-        let (passed, failed, must_failed, skipped) = self.counts();
+        let (passed, failed, must_failed, skipped, not_run) = self.counts();
         out.push_str(&format!(
-            "\n{passed} passed, {failed} failed ({must_failed} MUST), {skipped} skipped; \
-             {} server process(es), {} bytes on stderr.\nverdict: {}\n",
+            "\n{passed} passed, {failed} failed ({must_failed} MUST), {skipped} skipped, \
+             {not_run} not run; {} server process(es), {} bytes on stderr.\nverdict: {}\n",
             self.processes,
             self.stderr_bytes,
-            if self.passed() {
-                "PASS (every MUST check passed)"
-            } else {
-                "FAIL (a MUST check failed)"
-            }
+            self.verdict().line()
         ));
         out
     }
 
     /// The report as JSON.
     pub fn json(&self) -> Value {
-        let (passed, failed, must_failed, skipped) = self.counts();
+        let (passed, failed, must_failed, skipped, not_run) = self.counts();
         let checks: Vec<Value> = self
             .entries
             .iter()
@@ -214,7 +296,9 @@ impl Report {
                             v["reply"] = r.clone().into();
                         }
                     }
-                    Outcome::Skip(reason) => v["reason"] = reason.clone().into(),
+                    Outcome::Skip(reason) | Outcome::NotRun(reason) => {
+                        v["reason"] = reason.clone().into()
+                    }
                     Outcome::Pass => {}
                 }
                 v
@@ -230,10 +314,11 @@ impl Report {
                 "failed": failed,
                 "mustFailed": must_failed,
                 "skipped": skipped,
+                "notRun": not_run,
                 "processes": self.processes,
                 "stderrBytes": self.stderr_bytes,
             },
-            "verdict": if self.passed() { "pass" } else { "fail" },
+            "verdict": self.verdict().as_str(),
         })
     }
 }

@@ -121,14 +121,21 @@ pub fn classify(line: &[u8]) -> Kind {
     if !obj.contains_key("result") && !obj.contains_key("error") {
         return Kind::Other;
     }
-    let id = serde_json::from_slice::<BTreeMap<String, Box<RawValue>>>(line)
-        .ok()
-        .and_then(|m| m.get("id").map(|raw| raw.get().to_string()));
+    let id = raw_id(line);
     Kind::Response(Reply {
         line: line.to_vec(),
         id,
         value,
     })
+}
+
+/// The raw JSON text of a line's top-level `id`, when the line is a JSON
+/// object that has one.
+pub fn raw_id(line: &[u8]) -> Option<String> {
+    serde_json::from_slice::<BTreeMap<String, Box<RawValue>>>(line)
+        .ok()?
+        .get("id")
+        .map(|raw| raw.get().to_string())
 }
 
 /// Whether a reply's raw id is the id that was sent: integers digit for
