@@ -421,7 +421,7 @@ fn does_not_answer(
     want: Option<&str>,
     strict: bool,
 ) -> Option<String> {
-    let echoed = sent.iter().any(|s| *s == line.bytes.as_slice())
+    let echoed = sent.contains(&line.bytes.as_slice())
         || (matches!(kind, Kind::Message)
             && want.is_some()
             && wire::raw_id(&line.bytes).as_deref() == want);
