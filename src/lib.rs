@@ -41,6 +41,7 @@ pub mod invariants;
 pub mod json;
 pub mod legacy;
 pub mod meta;
+pub mod model;
 pub mod schema;
 pub mod server;
 pub mod session;
