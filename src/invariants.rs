@@ -479,7 +479,7 @@ impl Checker {
             return Err(format!("-32700 needs id null: {value}"));
         }
         if code == Some(-32022) {
-            let supported = crate::strategy::supported_versions(&self.config);
+            let supported = crate::model::supported_versions(&self.config);
             if error.pointer("/data/supported") != Some(&serde_json::json!(supported)) {
                 return Err(format!(
                     "-32022 must list every supported version {supported:?}: {value}"
@@ -631,7 +631,10 @@ pub fn envelope(value: &Value) -> Result<(), String> {
 /// `null` when `expected` is `None`. Compared on the raw bytes, so integers
 /// of any size must come back digit for digit.
 pub fn id_echo(expected: Option<&str>, reply: &[u8]) -> Result<(), String> {
-    let got = crate::strategy::raw_id(reply).ok_or("the reply has no readable id")?;
+    let got = crate::model::read_reply(reply)
+        .ok()
+        .map(|r| r.id)
+        .ok_or("the reply has no readable id")?;
     let want = expected.unwrap_or("null");
     if got != want {
         return Err(format!(

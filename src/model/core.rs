@@ -119,8 +119,8 @@ pub enum Read {
 /// Framing and parsing: rows F1 to F3 and E1 to E4.
 pub fn read(config: &Config, line: &[u8]) -> Read {
     let (text, cr) = match frame(config, line) {
-        Ok(framed) => framed,
-        Err(expect) => return Read::Done(expect),
+        Framed::Text(text, cr) => (text, cr),
+        Framed::Done(expect) => return Read::Done(expect),
     };
     match parse(text) {
         Ok(parsed) => Read::Message(parsed, cr),
@@ -128,26 +128,33 @@ pub fn read(config: &Config, line: &[u8]) -> Read {
     }
 }
 
-/// Rows F1 (blank), F3 (too long), F2 (a trailing `\r`) and E2 (UTF-8):
-/// the text to parse and whether a `\r` was stripped, or the answer.
-pub fn frame<'l>(config: &Config, line: &'l [u8]) -> Result<(&'l [u8], bool), Expect> {
+/// What framing makes of a line.
+pub enum Framed<'l> {
+    /// The text to parse, and whether a `\r` was stripped (F2).
+    Text(&'l [u8], bool),
+    /// Answered by framing.
+    Done(Expect),
+}
+
+/// Rows F1 (blank), F3 (too long), F2 (a trailing `\r`) and E2 (UTF-8).
+pub fn frame<'l>(config: &Config, line: &'l [u8]) -> Framed<'l> {
     if line
         .iter()
         .all(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
     {
-        return Err(Expect::new("F1", Reply::Silence));
+        return Framed::Done(Expect::new("F1", Reply::Silence));
     }
     if line.len() > config.max_line_bytes() {
-        return Err(Expect::fixed("F3", None));
+        return Framed::Done(Expect::fixed("F3", None));
     }
     let (text, cr) = match line.strip_suffix(b"\r") {
         Some(text) => (text, true),
         None => (line, false),
     };
     if std::str::from_utf8(text).is_err() {
-        return Err(Expect::fixed("E2", None));
+        return Framed::Done(Expect::fixed("E2", None));
     }
-    Ok((text, cr))
+    Framed::Text(text, cr)
 }
 
 /// Rows E1, E3, E4: why the text is not JSON the server reads.
@@ -282,8 +289,8 @@ pub fn answer(config: &Config, request: &Request<'_>) -> Expect {
         return request.noted(initialize(config, request));
     }
     let expect = match meta(config, request) {
-        Err(expect) => expect,
-        Ok(()) => method(config, request),
+        Some(expect) => expect,
+        None => method(config, request),
     };
     request.noted(expect)
 }
@@ -326,17 +333,18 @@ pub fn initialize(config: &Config, request: &Request<'_>) -> Expect {
     }
 }
 
-/// Rows M1 to M15: `params` and `_meta`, the version first.
-pub fn meta(config: &Config, request: &Request<'_>) -> Result<(), Expect> {
+/// Rows M1 to M15: `params` and `_meta`, the version first. `None`: they
+/// pass.
+pub fn meta(config: &Config, request: &Request<'_>) -> Option<Expect> {
     let id = Some(request.id.clone());
-    let fail = |row: &'static str| Err(Expect::fixed(row, id.clone()));
+    let fail = |row: &'static str| Some(Expect::fixed(row, id.clone()));
     // M15: an unknown method is not judged before `_meta` is.
     let shape = |row: &'static str| {
         let e = Expect::fixed(row, id.clone());
         if SERVED.contains(&request.method) {
-            Err(e)
+            Some(e)
         } else {
-            Err(Expect {
+            Some(Expect {
                 row: "M15",
                 notes: vec![row],
                 reply: e.reply,
@@ -375,7 +383,7 @@ pub fn meta(config: &Config, request: &Request<'_>) -> Result<(), Expect> {
                 data: Some(json!({ "supported": supported(config), "requested": version })),
             },
         );
-        return Err(if legacy_on(config) {
+        return Some(if legacy_on(config) {
             expect.note("L17")
         } else {
             expect
@@ -384,7 +392,7 @@ pub fn meta(config: &Config, request: &Request<'_>) -> Result<(), Expect> {
     if let Err(row) = other_meta_fields(meta) {
         return fail(row);
     }
-    Ok(())
+    None
 }
 
 /// Rows M8, M9, M11, M12, M13: the `_meta` fields after the version.

@@ -82,6 +82,17 @@ pub enum Body {
 }
 
 impl Body {
+    /// The method whose result this is.
+    pub fn method(&self) -> &'static str {
+        match self {
+            Body::Discover => "server/discover",
+            Body::ToolsList => "tools/list",
+            Body::Initialize(_) => "initialize",
+            Body::Empty => "ping",
+            _ => "tools/call",
+        }
+    }
+
     /// The tool that runs for this result, if any.
     pub fn tool(&self) -> Option<&'static str> {
         match self {
