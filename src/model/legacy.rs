@@ -48,22 +48,31 @@ pub fn is_modern(method: &str, params: Option<&Json>) -> bool {
 /// The step function: the next state and what the reply to `line` must be.
 /// With the legacy path off there is one state and the core answers.
 pub fn step(config: &Config, state: &State, line: &[u8]) -> (State, Expect) {
+    let (next, expect, _) = step_era(config, state, line);
+    (next, expect)
+}
+
+/// [`step`], also saying which era answered: [`Era::Modern`] for every
+/// line the stateless core answers (all of them with the legacy path off;
+/// blank, oversized and unreadable lines, clients' responses and modern
+/// requests with it on), [`Era::Legacy`] for the session's own.
+pub fn step_era(config: &Config, state: &State, line: &[u8]) -> (State, Expect, Era) {
     if config.legacy_versions().is_empty() {
-        return (state.clone(), core::expect_line(config, line));
+        return (state.clone(), core::expect_line(config, line), Era::Modern);
     }
     let (parsed, cr) = match core::read(config, line) {
-        Read::Done(expect) => return (state.clone(), expect),
+        Read::Done(expect) => return (state.clone(), expect, Era::Modern),
         Read::Message(parsed, cr) => (parsed, cr),
     };
-    let (next, expect) = match core::envelope(&parsed) {
-        Envelope::Done(expect) => (state.clone(), expect),
+    let modern = |e: Expect| (state.clone(), e, Era::Modern);
+    let (next, expect, era) = match core::envelope(&parsed) {
+        Envelope::Done(expect) => modern(expect),
         Envelope::Request(r) if is_modern(r.method, r.params) => {
-            (state.clone(), core::answer(config, &r).note("L14"))
+            modern(core::answer(config, &r).note("L14"))
         }
-        Envelope::Notification { method, params } if is_modern(method, params) => (
-            state.clone(),
-            Expect::new("E16", Reply::Silence).note("L14"),
-        ),
+        Envelope::Notification { method, params } if is_modern(method, params) => {
+            modern(Expect::new("E16", Reply::Silence).note("L14"))
+        }
         Envelope::Notification { method, .. } => {
             let next = match (state, method) {
                 (State::Initialized(v), "notifications/initialized") => State::Operating(v.clone()),
@@ -74,14 +83,14 @@ pub fn step(config: &Config, state: &State, line: &[u8]) -> (State, Expect) {
             } else {
                 "E16"
             };
-            (next, Expect::new(row, Reply::Silence))
+            (next, Expect::new(row, Reply::Silence), Era::Legacy)
         }
         Envelope::Request(r) => {
             let (next, expect) = serve(config, state, &r);
-            (next, r.noted(expect))
+            (next, r.noted(expect), Era::Legacy)
         }
     };
-    (next, if cr { expect.note("F2") } else { expect })
+    (next, if cr { expect.note("F2") } else { expect }, era)
 }
 
 /// A legacy request: L13 (`params` and `_meta` objects), L7 (`ping`), L1
