@@ -235,32 +235,35 @@ pub fn envelope(parsed: &Parsed) -> Envelope<'_> {
         ([raw], Some(Json::Num(_))) if is_integer_literal(raw) => Some(raw.clone()),
         _ => None,
     };
+    // E16: a line without id that breaks the envelope is no notification;
+    // it gets the row's error.
+    let done = |e: Expect| Envelope::Done(if has("id") { e } else { e.note("E16") });
     let mut names: Vec<&str> = tree.names().collect();
     names.sort_unstable();
     if names.windows(2).any(|w| w.first() == w.get(1)) {
-        return Envelope::Done(Expect::fixed("E11", id));
+        return done(Expect::fixed("E11", id));
     }
     if members
         .iter()
         .any(|(k, _, v)| k != "id" && v.has_duplicate())
     {
-        return Envelope::Done(Expect::fixed("E12", id));
+        return done(Expect::fixed("E12", id));
     }
     match tree.get("jsonrpc") {
-        None => return Envelope::Done(Expect::fixed("E7", id)),
+        None => return done(Expect::fixed("E7", id)),
         Some(v) if v.as_str() != Some("2.0") => {
-            return Envelope::Done(Expect::fixed("E8", id));
+            return done(Expect::fixed("E8", id));
         }
         Some(_) => {}
     }
     if has("id") && id.is_none() {
-        return Envelope::Done(Expect::fixed("E9", None));
+        return done(Expect::fixed("E9", None));
     }
     let method = match tree.get("method") {
-        None => return Envelope::Done(Expect::fixed("E14", id)),
+        None => return done(Expect::fixed("E14", id)),
         Some(m) => match m.as_str() {
             Some(m) => m,
-            None => return Envelope::Done(Expect::fixed("E15", id)),
+            None => return done(Expect::fixed("E15", id)),
         },
     };
     let params = tree.get("params");
@@ -477,6 +480,16 @@ pub fn method(config: &Config, request: &Request<'_>) -> Expect {
         .any(|k| !MODERN_KEYS.contains(&k) && k != "progressToken")
     {
         expect = expect.note("M14");
+    }
+    // The optional fields, accepted (M11 to M13 say what a valid one is).
+    for (key, row) in [
+        (CLIENT_INFO, "M11"),
+        (LOG_LEVEL, "M12"),
+        ("progressToken", "M13"),
+    ] {
+        if meta.get(key).is_some() {
+            expect = expect.note(row);
+        }
     }
     if expect.body() == Some(&Body::NotVisible) && meta.get(CLIENT_INFO).is_some() {
         expect = expect.note("M16");
