@@ -1,5 +1,7 @@
 //! The checks behind the fuzz targets: one function per target, each taking
-//! the raw fuzzer input and panicking when an invariant of the BRIEF breaks.
+//! the raw fuzzer input and panicking when an invariant breaks or the reply
+//! is not the one the model ([`crate::model`], the executable
+//! `docs/behavior.md`) says.
 //!
 //! The targets in `fuzz/fuzz_targets/` are three-line wrappers around these
 //! functions, and `tests/fuzz_replay.rs` runs every committed corpus file and
@@ -8,15 +10,10 @@
 //!
 //! | target | input | what it asserts beyond "no panic" |
 //! | --- | --- | --- |
-//! | [`respond_bytes`] | raw bytes as one line | the generic reply invariants, for the textbook server and for the fixture the length picks |
-//! | [`respond_structured`] | an [`arbitrary`]-decoded [`model::Request`] | the generic invariants, plus the oracle's exact outcome (code, message, id, tool outcome, executor count), forbidden == nonexistent byte for byte, `clientInfo` changes nothing |
-//! | [`config_load`] | raw bytes as a configuration file | a one-line error, or a server that answers discover and every order correctly |
-//! | [`session`] | an [`arbitrary`]-decoded sequence of lines | per line: the generic invariants; modern lines get the core's bytes, whatever came before; legacy lifecycle rules |
-//!
-//! The generic invariants of every reply (one line, JSON-RPC 2.0, id echoed
-//! or null, known error codes, results complete with serverInfo, the full
-//! supported list on `-32022`, no value of an order the user may not read,
-//! text content == `structuredContent`) are checked here by [`check_reply`].
+//! | [`respond_bytes`] | raw bytes as one line | the model's exact reply and the invariants of [`Checker`], tools run as the model says, determinism, the configuration unchanged; for the textbook server and for the fixture the length picks |
+//! | [`respond_structured`] | an [`arbitrary`]-decoded [`model::Request`], rendered by [`render`] | the same, plus forbidden == nonexistent byte for byte (T5) and `clientInfo` changes nothing (M16) |
+//! | [`config_load`] | raw bytes as a configuration file | a one-line error, or a server that answers discover and every order as the model says |
+//! | [`session`] | an [`arbitrary`]-decoded sequence of lines | per line: the model's reply from its own session state (rows L1 to L17), the twin session's bytes (noninterference), tools run as the model says; lines of the modern era get the core's bytes whatever came before (statelessness) and every invariant |
 //!
 //! `arbitrary` is a normal (not optional) dependency of the library: it is
 //! small, has no dependencies of its own besides its derive macro, and
@@ -24,8 +21,9 @@
 //! structured corpus files exactly as the fuzz targets do, without a cargo
 //! feature that `cargo test` would have to turn on.
 //!
-//! Spec: the invariants are those of `BRIEF.md` ("Invariants the tests must
-//! prove"); the rules the oracle restates are in `docs/behavior.md`.
+//! Spec: the invariants are those `README.md` and `docs/fuzzing.md` list;
+//! the rules are those of `docs/behavior.md`, as [`crate::model`] executes
+//! them.
 
 pub mod model;
 pub mod render;

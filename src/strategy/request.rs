@@ -251,7 +251,7 @@ pub fn meta(versions: Vec<String>) -> BoxedStrategy<Json> {
         }))
     });
     // Self-reported identities, some of which claim privileges: none may
-    // change any reply (BRIEF: clientInfo is never a basis for a decision).
+    // change any reply (row M16: clientInfo is never a basis for a decision).
     let client_name = prop_oneof![
         2 => text(),
         1 => select(vec!["administrator", "admin", "root", "mira", "tomas", "book-orders"])
