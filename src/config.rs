@@ -15,7 +15,7 @@ use std::collections::BTreeSet;
 use std::fmt;
 use std::path::Path;
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 /// The modern protocol versions this implementation can serve. A
 /// configuration may list a subset of them, never anything else.
@@ -29,7 +29,7 @@ pub const LEGACY_VERSIONS: &[&str] = &["2025-11-25", "2025-06-18"];
 pub const DEFAULT_MAX_LINE_BYTES: usize = 4 * 1024 * 1024;
 
 /// One order of the snapshot.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Order {
     /// The order's id, unique in the snapshot.
@@ -45,7 +45,7 @@ pub struct Order {
 }
 
 /// One row of the stock table.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct StockItem {
     /// The product's id, unique in the table.
@@ -55,7 +55,7 @@ pub struct StockItem {
 }
 
 /// `cacheScope` of a cacheable result (2026-07-28 `server/utilities/caching.mdx`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum CacheScope {
     /// No user-specific data: any cache may share it.
@@ -75,7 +75,7 @@ impl CacheScope {
 }
 
 /// The caching hints of one cacheable result.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct CacheHint {
     /// `ttlMs`: how long the client may treat the result as fresh.
@@ -85,7 +85,7 @@ pub struct CacheHint {
 }
 
 /// How the server names itself (`_meta["io.modelcontextprotocol/serverInfo"]`).
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Identity {
     /// `name`, `book-orders` by default.
@@ -113,7 +113,8 @@ pub struct Config {
 }
 
 /// The file format: every member optional, defaults from the textbook.
-#[derive(Debug, Deserialize)]
+/// Read by [`Config::from_json`], written by [`Config::to_json`].
+#[derive(Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 struct ConfigFile {
     user: Option<String>,
@@ -238,6 +239,24 @@ impl Config {
         }
         config.validate()?;
         Ok(config)
+    }
+
+    /// The configuration file (JSON) that [`Config::from_json`] reads back
+    /// as this configuration, member for member.
+    pub fn to_json(&self) -> String {
+        let file = ConfigFile {
+            user: Some(self.user.clone()),
+            server: Some(self.identity.clone()),
+            orders: Some(self.orders.clone()),
+            stock: self.stock.clone(),
+            protocol_versions: Some(self.versions.clone()),
+            legacy_versions: Some(self.legacy_versions.clone()),
+            discover_cache: Some(self.discover_cache),
+            tools_cache: Some(self.tools_cache),
+            max_line_bytes: Some(self.max_line_bytes),
+        };
+        // Strings, numbers and lists only: serializing cannot fail.
+        serde_json::to_string(&file).unwrap_or_default()
     }
 
     /// Replaces the trusted user (from `--user` or `MCP_REFERENCE_USER`).
@@ -496,6 +515,21 @@ mod tests {
         assert_ne!(c.orders()[1].owner, "mira");
         assert_eq!(c.versions(), ["2026-07-28"]);
         assert!(c.validate().is_ok());
+    }
+
+    #[test]
+    fn to_json_reads_back() {
+        let c = Config::default()
+            .with_stock(Some(vec![StockItem {
+                product_id: "p".into(),
+                stock: 3,
+            }]))
+            .unwrap()
+            .with_legacy_versions(vec!["2025-11-25".into()])
+            .unwrap();
+        assert_eq!(Config::from_json(c.to_json().as_bytes()).unwrap(), c);
+        let d = Config::default();
+        assert_eq!(Config::from_json(d.to_json().as_bytes()).unwrap(), d);
     }
 
     #[test]

@@ -21,8 +21,20 @@
 //! decoding) are leaves every layer may use. Nothing reaches back up.
 //! [`schema`] validates wire messages against the official JSON Schemas
 //! for tests and `check`; the server itself never uses it.
-//! [`fuzzing`] holds the checks the fuzz targets in `fuzz/` and the stable
-//! corpus replay share (`docs/fuzzing.md`).
+//!
+//! The test kit (nothing in the server uses it; it depends on the server
+//! only to drive it, and its oracle not at all):
+//!
+//! | module | owns |
+//! | --- | --- |
+//! | [`model`] | the one oracle: `docs/behavior.md` as an executable model (core and legacy session), its JSON tree and parser, the reply reader, the row registry `docs/rows.json` |
+//! | [`strategy`] | proptest generators of configurations and lines; every line carries the model's expectation |
+//! | [`invariants`] | the invariants beyond the model: no leak, noninterference, known codes |
+//! | [`fuzzing`] | the checks the fuzz targets in `fuzz/` and the stable corpus replay share (`docs/fuzzing.md`) |
+//! | [`diff`], [`check`] | comparing another server with this one; checking a server over stdio |
+//!
+//! The import order is model <- strategy, invariants <- fuzzing; the model
+//! imports only [`config`] and serde_json.
 //!
 //! The rules each module implements, with the spec sections they rest on,
 //! are in `docs/behavior.md`.
@@ -42,6 +54,7 @@ pub mod invariants;
 pub mod json;
 pub mod legacy;
 pub mod meta;
+pub mod model;
 pub mod schema;
 pub mod server;
 pub mod session;

@@ -10,12 +10,14 @@ mod support;
 use std::collections::BTreeSet;
 
 use mcp_reference::config::StockItem;
+use mcp_reference::model;
 use mcp_reference::{Config, Server};
 use serde_json::{Value, json};
 use support::{call, line, meta, validate};
 
-/// What a line must get.
-enum Expect {
+/// The exact reply the contract shows for a case: test vectors written
+/// from `docs/behavior.md`, checked beside the model's expectation.
+enum Want {
     /// No reply at all.
     Silence,
     /// An error reply with this id, code and message (and `data`, if given).
@@ -30,10 +32,10 @@ struct Case {
     row: &'static str,
     what: &'static str,
     line: Vec<u8>,
-    expect: Expect,
+    expect: Want,
 }
 
-fn case(row: &'static str, what: &'static str, line: impl Into<Vec<u8>>, expect: Expect) -> Case {
+fn case(row: &'static str, what: &'static str, line: impl Into<Vec<u8>>, expect: Want) -> Case {
     Case {
         row,
         what,
@@ -42,8 +44,8 @@ fn case(row: &'static str, what: &'static str, line: impl Into<Vec<u8>>, expect:
     }
 }
 
-fn err(id: Value, code: i64, message: &'static str) -> Expect {
-    Expect::Error(id, code, message, None)
+fn err(id: Value, code: i64, message: &'static str) -> Want {
+    Want::Error(id, code, message, None)
 }
 
 fn with_meta(extra: Value) -> Value {
@@ -150,16 +152,16 @@ fn default_cases() -> Vec<Case> {
             "W1",
             "Example 43.2",
             example.strip_suffix(b"\n").unwrap().to_vec(),
-            Expect::Exact(repo_file("data/example-43.2.response.json")),
+            Want::Exact(repo_file("data/example-43.2.response.json")),
         ),
         // Framing.
-        case("F1", "blank line", "", Expect::Silence),
-        case("F1", "whitespace-only line", " \t \r", Expect::Silence),
+        case("F1", "blank line", "", Want::Silence),
+        case("F1", "whitespace-only line", " \t \r", Want::Silence),
         case(
             "F2",
             "trailing \\r",
             format!("{ok}\r"),
-            Expect::Result(json!(1), is_discover),
+            Want::Result(json!(1), is_discover),
         ),
         // Envelope.
         case(
@@ -268,7 +270,7 @@ fn default_cases() -> Vec<Case> {
             "E10",
             "id echoed exactly",
             format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"server/discover","params":{{"_meta":{}}}}}"#, meta()),
-            Expect::Result(id_value, is_discover),
+            Want::Result(id_value, is_discover),
         ));
     }
     cases.extend([
@@ -278,15 +280,15 @@ fn default_cases() -> Vec<Case> {
         case("E12", "duplicate in _meta", r#"{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#, err(json!(1), -32600, DUPLICATE)),
         case("E12", "duplicate in arguments", format!(r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"_meta":{},"name":"get_order","arguments":{{"order_id":"A-104","order_id":"B-205"}}}}}}"#, meta()), err(json!(1), -32600, DUPLICATE)),
         case("E12", "duplicate deep inside clientCapabilities", r#"{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"experimental":{"a":{"b":1,"b":1}}}}}}"#, err(json!(1), -32600, DUPLICATE)),
-        case("E13", "a client's result response", r#"{"jsonrpc":"2.0","id":1,"result":{}}"#, Expect::Silence),
-        case("E13", "a client's error response", r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"x"}}"#, Expect::Silence),
+        case("E13", "a client's result response", r#"{"jsonrpc":"2.0","id":1,"result":{}}"#, Want::Silence),
+        case("E13", "a client's error response", r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"x"}}"#, Want::Silence),
         case("E14", "no method", r#"{"jsonrpc":"2.0","id":3}"#, err(json!(3), -32600, "Invalid request: method is required")),
         case("E15", "method not a string", r#"{"jsonrpc":"2.0","id":3,"method":["tools/list"]}"#, err(json!(3), -32600, "Invalid request: method must be a string")),
-        case("E16", "notification with an unknown method", r#"{"jsonrpc":"2.0","method":"notifications/whatever"}"#, Expect::Silence),
-        case("E16", "notification with broken params", r#"{"jsonrpc":"2.0","method":"tools/call","params":7}"#, Expect::Silence),
-        case("E16", "notifications/cancelled", r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}"#, Expect::Silence),
+        case("E16", "notification with an unknown method", r#"{"jsonrpc":"2.0","method":"notifications/whatever"}"#, Want::Silence),
+        case("E16", "notification with broken params", r#"{"jsonrpc":"2.0","method":"tools/call","params":7}"#, Want::Silence),
+        case("E16", "notifications/cancelled", r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}"#, Want::Silence),
         case("E16", "notification that is invalid JSON-RPC", r#"{"jsonrpc":"1.0","method":"notifications/x"}"#, err(Value::Null, -32600, BAD_JSONRPC)),
-        case("E17", "unknown top-level member", format!(r#"{{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{{"_meta":{}}},"extra":[1]}}"#, meta()), Expect::Result(json!(1), is_discover)),
+        case("E17", "unknown top-level member", format!(r#"{{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{{"_meta":{}}},"extra":[1]}}"#, meta()), Want::Result(json!(1), is_discover)),
         // _meta and versions.
         case("M1", "no params", r#"{"jsonrpc":"2.0","id":1,"method":"server/discover"}"#, err(json!(1), -32602, NO_PARAMS)),
         case("M2", "params an array", r#"{"jsonrpc":"2.0","id":1,"method":"server/discover","params":[]}"#, err(json!(1), -32602, "Invalid params: params must be an object")),
@@ -295,31 +297,31 @@ fn default_cases() -> Vec<Case> {
         case("M4", "_meta not an object", line(json!(1), "server/discover", json!({"_meta": "2026-07-28"})), err(json!(1), -32602, "Invalid params: params._meta must be an object")),
         case("M5", "protocolVersion missing", discover(json!(1), json!({"io.modelcontextprotocol/clientCapabilities": {}})), err(json!(1), -32602, NO_VERSION)),
         case("M6", "protocolVersion not a string", discover(json!(1), with_meta(json!({"io.modelcontextprotocol/protocolVersion": 20260728}))), err(json!(1), -32602, "Invalid params: io.modelcontextprotocol/protocolVersion must be a string")),
-        case("M7", "protocolVersion 2025-11-25", discover(json!(1), with_meta(json!({"io.modelcontextprotocol/protocolVersion": "2025-11-25"}))), Expect::Error(json!(1), -32022, "Unsupported protocol version", Some(json!({"supported": supported(), "requested": "2025-11-25"})))),
-        case("M7", "protocolVersion 1900-01-01", discover(json!("v"), with_meta(json!({"io.modelcontextprotocol/protocolVersion": "1900-01-01"}))), Expect::Error(json!("v"), -32022, "Unsupported protocol version", Some(json!({"supported": supported(), "requested": "1900-01-01"})))),
-        case("M7", "unsupported version on tools/call", call(json!(2), with_meta(json!({"io.modelcontextprotocol/protocolVersion": "2099-01-01"})), "get_order", a104()), Expect::Error(json!(2), -32022, "Unsupported protocol version", Some(json!({"supported": supported(), "requested": "2099-01-01"})))),
+        case("M7", "protocolVersion 2025-11-25", discover(json!(1), with_meta(json!({"io.modelcontextprotocol/protocolVersion": "2025-11-25"}))), Want::Error(json!(1), -32022, "Unsupported protocol version", Some(json!({"supported": supported(), "requested": "2025-11-25"})))),
+        case("M7", "protocolVersion 1900-01-01", discover(json!("v"), with_meta(json!({"io.modelcontextprotocol/protocolVersion": "1900-01-01"}))), Want::Error(json!("v"), -32022, "Unsupported protocol version", Some(json!({"supported": supported(), "requested": "1900-01-01"})))),
+        case("M7", "unsupported version on tools/call", call(json!(2), with_meta(json!({"io.modelcontextprotocol/protocolVersion": "2099-01-01"})), "get_order", a104()), Want::Error(json!(2), -32022, "Unsupported protocol version", Some(json!({"supported": supported(), "requested": "2099-01-01"})))),
         case("M8", "clientCapabilities missing", discover(json!(1), json!({"io.modelcontextprotocol/protocolVersion": "2026-07-28"})), err(json!(1), -32602, NO_CAPS)),
         case("M9", "clientCapabilities an array", discover(json!(1), with_meta(json!({"io.modelcontextprotocol/clientCapabilities": []}))), err(json!(1), -32602, BAD_CAPS)),
         case("M9", "a defined capability not an object", discover(json!(1), with_meta(json!({"io.modelcontextprotocol/clientCapabilities": {"sampling": true}}))), err(json!(1), -32602, BAD_CAPS)),
-        case("M10", "unsupported version and no capabilities: version first", discover(json!(1), json!({"io.modelcontextprotocol/protocolVersion": "1900-01-01"})), Expect::Error(json!(1), -32022, "Unsupported protocol version", Some(json!({"supported": supported(), "requested": "1900-01-01"})))),
+        case("M10", "unsupported version and no capabilities: version first", discover(json!(1), json!({"io.modelcontextprotocol/protocolVersion": "1900-01-01"})), Want::Error(json!(1), -32022, "Unsupported protocol version", Some(json!({"supported": supported(), "requested": "1900-01-01"})))),
         case("M11", "clientInfo without version", discover(json!(1), with_meta(json!({"io.modelcontextprotocol/clientInfo": {"name": "x"}}))), err(json!(1), -32602, "Invalid params: io.modelcontextprotocol/clientInfo must be an Implementation with string name and version")),
         case("M12", "logLevel not a LoggingLevel", discover(json!(1), with_meta(json!({"io.modelcontextprotocol/logLevel": "loud"}))), err(json!(1), -32602, "Invalid params: io.modelcontextprotocol/logLevel must be a LoggingLevel such as \"info\"")),
-        case("M12", "logLevel valid", discover(json!(1), with_meta(json!({"io.modelcontextprotocol/logLevel": "debug"}))), Expect::Result(json!(1), is_discover)),
+        case("M12", "logLevel valid", discover(json!(1), with_meta(json!({"io.modelcontextprotocol/logLevel": "debug"}))), Want::Result(json!(1), is_discover)),
         case("M13", "progressToken fractional", discover(json!(1), with_meta(json!({"progressToken": 1.5}))), err(json!(1), -32602, "Invalid params: progressToken must be a string or an integer")),
-        case("M13", "progressToken a string", discover(json!(1), with_meta(json!({"progressToken": "p"}))), Expect::Result(json!(1), is_discover)),
-        case("M14", "unknown _meta members", discover(json!(1), with_meta(json!({"com.example/trace": {"x": 1}, "io.modelcontextprotocol/future": 1}))), Expect::Result(json!(1), is_discover)),
+        case("M13", "progressToken a string", discover(json!(1), with_meta(json!({"progressToken": "p"}))), Want::Result(json!(1), is_discover)),
+        case("M14", "unknown _meta members", discover(json!(1), with_meta(json!({"com.example/trace": {"x": 1}, "io.modelcontextprotocol/future": 1}))), Want::Result(json!(1), is_discover)),
         case("M15", "unknown method without _meta", r#"{"jsonrpc":"2.0","id":1,"method":"no/such"}"#, err(json!(1), -32602, NO_PARAMS)),
-        case("M16", "clientInfo claiming to be administrator", call(json!(4), with_meta(json!({"io.modelcontextprotocol/clientInfo": {"name": "administrator", "version": "1"}})), "get_order", json!({"order_id": "B-205"})), Expect::Result(json!(4), is_forbidden)),
+        case("M16", "clientInfo claiming to be administrator", call(json!(4), with_meta(json!({"io.modelcontextprotocol/clientInfo": {"name": "administrator", "version": "1"}})), "get_order", json!({"order_id": "B-205"})), Want::Result(json!(4), is_forbidden)),
         // Methods.
-        case("D1", "server/discover", ok.clone(), Expect::Result(json!(1), is_discover)),
-        case("D1", "server/discover with extra params", line(json!(1), "server/discover", json!({"_meta": meta(), "verbose": true})), Expect::Result(json!(1), is_discover)),
-        case("D2", "tools/list", line(json!(2), "tools/list", json!({"_meta": meta()})), Expect::Result(json!(2), is_tools_list)),
+        case("D1", "server/discover", ok.clone(), Want::Result(json!(1), is_discover)),
+        case("D1", "server/discover with extra params", line(json!(1), "server/discover", json!({"_meta": meta(), "verbose": true})), Want::Result(json!(1), is_discover)),
+        case("D2", "tools/list", line(json!(2), "tools/list", json!({"_meta": meta()})), Want::Result(json!(2), is_tools_list)),
         case("D3", "tools/list with a cursor", line(json!(2), "tools/list", json!({"_meta": meta(), "cursor": "next"})), err(json!(2), -32602, "Invalid cursor: this server never issues cursors")),
         case("D4", "unknown method", line(json!(9), "resources/list", json!({"_meta": meta()})), err(json!(9), -32601, "Method not found")),
         case("D5", "ping", line(json!(9), "ping", json!({"_meta": meta()})), err(json!(9), -32601, "Method not found: removed in protocol version 2026-07-28")),
         case("D5", "logging/setLevel", line(json!(9), "logging/setLevel", json!({"_meta": meta(), "level": "info"})), err(json!(9), -32601, "Method not found: removed in protocol version 2026-07-28")),
-        case("D6", "initialize", line(json!(0), "initialize", json!({"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "legacy", "version": "1"}})), Expect::Error(json!(0), -32022, "Unsupported protocol version: this server has no initialize handshake; use one of data.supported", Some(json!({"supported": supported(), "requested": "2025-11-25"})))),
-        case("D6", "initialize without a string protocolVersion", line(json!(0), "initialize", json!({"capabilities": {}})), Expect::Error(json!(0), -32602, "Invalid params: initialize needs a string protocolVersion, and this server has no initialize handshake; use one of data.supported", Some(json!({"supported": supported()})))),
+        case("D6", "initialize", line(json!(0), "initialize", json!({"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "legacy", "version": "1"}})), Want::Error(json!(0), -32022, "Unsupported protocol version: this server has no initialize handshake; use one of data.supported", Some(json!({"supported": supported(), "requested": "2025-11-25"})))),
+        case("D6", "initialize without a string protocolVersion", line(json!(0), "initialize", json!({"capabilities": {}})), Want::Error(json!(0), -32602, "Invalid params: initialize needs a string protocolVersion, and this server has no initialize handshake; use one of data.supported", Some(json!({"supported": supported()})))),
         // Tools.
         case("T1", "tools/call with no name", line(json!(5), "tools/call", json!({"_meta": meta(), "arguments": a104()})), err(json!(5), -32602, "Invalid params: tools/call needs a string name")),
         case("T1", "tools/call with a number for name", line(json!(5), "tools/call", json!({"_meta": meta(), "name": 1})), err(json!(5), -32602, "Invalid params: tools/call needs a string name")),
@@ -327,13 +329,13 @@ fn default_cases() -> Vec<Case> {
         case("T2", "arguments a string", line(json!(5), "tools/call", json!({"_meta": meta(), "name": "get_order", "arguments": "A-104"})), err(json!(5), -32602, "Invalid params: tools/call arguments must be an object")),
         case("T3", "unknown tool", call(json!(5), meta(), "cancel_order", a104()), err(json!(5), -32602, UNKNOWN_TOOL)),
         case("T3", "lookup_stock without a stock table", call(json!(5), meta(), "lookup_stock", json!({"product_id": "python-book"})), err(json!(5), -32602, UNKNOWN_TOOL)),
-        case("T4", "get_order of one's own order", call(json!(3), meta(), "get_order", a104()), Expect::Result(json!(3), is_a104)),
-        case("T5", "get_order of someone else's order", call(json!(4), meta(), "get_order", json!({"order_id": "B-205"})), Expect::Result(json!(4), is_forbidden)),
-        case("T5", "get_order of no order", call(json!(4), meta(), "get_order", json!({"order_id": "Z-999"})), Expect::Result(json!(4), is_forbidden)),
-        case("T6", "order_id a number", call(json!(6), meta(), "get_order", json!({"order_id": 104})), Expect::Result(json!(6), is_invalid_get_order_args)),
-        case("T6", "no arguments", line(json!(6), "tools/call", json!({"_meta": meta(), "name": "get_order"})), Expect::Result(json!(6), is_invalid_get_order_args)),
-        case("T6", "order_id null", call(json!(6), meta(), "get_order", json!({"order_id": null})), Expect::Result(json!(6), is_invalid_get_order_args)),
-        case("T7", "extra arguments to get_order", call(json!(7), meta(), "get_order", json!({"order_id": "A-104", "verbose": true})), Expect::Result(json!(7), is_a104)),
+        case("T4", "get_order of one's own order", call(json!(3), meta(), "get_order", a104()), Want::Result(json!(3), is_a104)),
+        case("T5", "get_order of someone else's order", call(json!(4), meta(), "get_order", json!({"order_id": "B-205"})), Want::Result(json!(4), is_forbidden)),
+        case("T5", "get_order of no order", call(json!(4), meta(), "get_order", json!({"order_id": "Z-999"})), Want::Result(json!(4), is_forbidden)),
+        case("T6", "order_id a number", call(json!(6), meta(), "get_order", json!({"order_id": 104})), Want::Result(json!(6), is_invalid_get_order_args)),
+        case("T6", "no arguments", line(json!(6), "tools/call", json!({"_meta": meta(), "name": "get_order"})), Want::Result(json!(6), is_invalid_get_order_args)),
+        case("T6", "order_id null", call(json!(6), meta(), "get_order", json!({"order_id": null})), Want::Result(json!(6), is_invalid_get_order_args)),
+        case("T7", "extra arguments to get_order", call(json!(7), meta(), "get_order", json!({"order_id": "A-104", "verbose": true})), Want::Result(json!(7), is_a104)),
     ]);
     cases
 }
@@ -350,7 +352,7 @@ fn stock_cases() -> Vec<Case> {
                 "lookup_stock",
                 json!({"product_id": "python-book"}),
             ),
-            Expect::Result(json!(8), is_python_book),
+            Want::Result(json!(8), is_python_book),
         ),
         case(
             "T8",
@@ -361,7 +363,7 @@ fn stock_cases() -> Vec<Case> {
                 "lookup_stock",
                 json!({"product_id": "cobol-book"}),
             ),
-            Expect::Result(json!(8), is_unknown_product),
+            Want::Result(json!(8), is_unknown_product),
         ),
         case(
             "T9",
@@ -372,13 +374,13 @@ fn stock_cases() -> Vec<Case> {
                 "lookup_stock",
                 json!({"product_id": "python-book", "warehouse": "x"}),
             ),
-            Expect::Result(json!(8), is_invalid_stock_args),
+            Want::Result(json!(8), is_invalid_stock_args),
         ),
         case(
             "T9",
             "lookup_stock with product_id a number",
             call(json!(8), meta(), "lookup_stock", json!({"product_id": 3})),
-            Expect::Result(json!(8), is_invalid_stock_args),
+            Want::Result(json!(8), is_invalid_stock_args),
         ),
     ]
 }
@@ -393,8 +395,8 @@ fn run(server: &Server, cases: &[Case]) {
         let label = format!("{} ({})", c.row, c.what);
         let out = server.respond(&c.line);
         match (&c.expect, out) {
-            (Expect::Silence, None) => {}
-            (Expect::Silence, Some(out)) => panic!(
+            (Want::Silence, None) => {}
+            (Want::Silence, Some(out)) => panic!(
                 "{label}: expected no reply, got {}",
                 String::from_utf8_lossy(&out)
             ),
@@ -411,14 +413,14 @@ fn run(server: &Server, cases: &[Case]) {
                 validate(method_of(&c.line).as_deref(), &reply);
                 assert_eq!(reply["jsonrpc"], "2.0", "{label}");
                 match expect {
-                    Expect::Error(id, code, message, data) => {
+                    Want::Error(id, code, message, data) => {
                         assert!(reply.get("result").is_none(), "{label}: {reply}");
                         assert_eq!(&reply["id"], id, "{label}: id");
                         assert_eq!(reply["error"]["code"], *code, "{label}: {reply}");
                         assert_eq!(reply["error"]["message"], *message, "{label}");
                         assert_eq!(reply["error"].get("data"), data.as_ref(), "{label}: data");
                     }
-                    Expect::Result(id, check) => {
+                    Want::Result(id, check) => {
                         assert!(reply.get("error").is_none(), "{label}: {reply}");
                         assert_eq!(&reply["id"], id, "{label}: id");
                         assert_eq!(reply["result"]["resultType"], "complete", "{label}");
@@ -429,32 +431,35 @@ fn run(server: &Server, cases: &[Case]) {
                         );
                         check(&reply);
                     }
-                    Expect::Exact(bytes) => assert_eq!(
+                    Want::Exact(bytes) => assert_eq!(
                         String::from_utf8_lossy(&out),
                         String::from_utf8_lossy(bytes),
                         "{label}"
                     ),
-                    Expect::Silence => unreachable!(),
+                    Want::Silence => unreachable!(),
                 }
                 // Integer ids beyond 64 bits: echoed digit for digit.
-                if let Some(raw) = raw_id(&c.line) {
-                    let echoed = raw_id(&out).unwrap_or_default();
-                    if matches!(c.expect, Expect::Result(..)) {
-                        assert_eq!(echoed, raw, "{label}: raw id");
-                    }
+                if let (Ok(line), Want::Result(..)) = (model::parse(&c.line), &c.expect)
+                    && let [raw] = line.ids.as_slice()
+                {
+                    let echoed = model::read_reply(&out).map(|r| r.id).unwrap_or_default();
+                    assert_eq!(&echoed, raw, "{label}: raw id");
                 }
             }
         }
+        // The model names this case's row and predicts this very reply.
+        let expect = model::expect_line(server.config(), &c.line);
+        assert!(
+            expect.rows().any(|r| r == c.row),
+            "{label}: the model decides by {} (noting {:?})",
+            expect.row,
+            expect.notes
+        );
+        let reply = server.respond(&c.line).unwrap_or_default();
+        if let Err(e) = expect.check(server.config(), &reply) {
+            panic!("{label}: {e}");
+        }
     }
-}
-
-/// The raw text of a top-level `"id":` member, for the integer-id cases.
-fn raw_id(bytes: &[u8]) -> Option<String> {
-    let text = std::str::from_utf8(bytes).ok()?;
-    let start = text.find("\"id\":")? + 5;
-    let rest = &text[start..];
-    let end = rest.find([',', '}'])?;
-    Some(rest[..end].to_string())
 }
 
 #[test]

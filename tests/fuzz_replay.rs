@@ -357,22 +357,21 @@ fn slug(s: &str) -> String {
 
 fn request_class(data: &[u8]) -> Option<String> {
     use arbitrary::{Arbitrary, Unstructured};
-    use fuzzing::model::{Expect, Request};
+    use fuzzing::model::Request;
+    use mcp_reference::model::Reply;
     let r = Request::arbitrary_take_rest(Unstructured::new(data)).ok()?;
     let fixtures = fuzzing::fixtures();
     let fixture = fixtures.get(usize::from(r.fixture) % fixtures.len())?;
-    Some(match r.expect(&fixture.config) {
-        Expect::Silence => "silence".into(),
-        Expect::Unknown => return None,
-        Expect::Error { code, message, .. } => format!("{code} {message}"),
-        Expect::Result { method, tool, .. } => match tool {
-            None => method.to_string(),
-            Some((name, outcome)) => format!("{name} {outcome:?}")
-                .split('(')
-                .next()
-                .unwrap_or_default()
-                .to_string(),
-        },
+    let e = r.expect(&fixture.config);
+    Some(match &e.reply {
+        Reply::Silence => "silence".into(),
+        Reply::Unknown => return None,
+        Reply::Error { code, message, .. } => format!("{code} {message}"),
+        Reply::Result { body, .. } => format!("{} {body:?}", e.row)
+            .split('(')
+            .next()
+            .unwrap_or_default()
+            .to_string(),
     })
 }
 

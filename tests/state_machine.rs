@@ -41,7 +41,7 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
-use mcp_reference::strategy::{self, Case, Expect, Outcome, Silence};
+use mcp_reference::strategy::{self, Case};
 use mcp_reference::{Config, Server};
 use proptest::prelude::*;
 use proptest::test_runner::FileFailurePersistence;
@@ -82,42 +82,21 @@ fn long_line(config: &Config) -> BoxedStrategy<Case> {
     (strategy::request(config), 0..4u8, 1usize..3 * limit)
         .prop_map(move |(tree, kind, extra)| {
             let request = tree.render();
-            let oversized = Expect {
-                outcome: Outcome::Error {
-                    code: -32600,
-                    requested: None,
-                },
-                id: None,
-                method: None,
-            };
-            let (line, expect, label) = match kind {
+            let (line, label) = match kind {
                 0 => {
                     let mut line = request;
                     line.resize(limit + extra, b' ');
-                    (line, oversized, "request padded past the limit")
+                    (line, "request padded past the limit")
                 }
-                1 => (vec![b'x'; limit + extra], oversized, "junk past the limit"),
-                2 => (
-                    vec![b' '; limit + extra],
-                    Expect {
-                        outcome: Outcome::Silent(Silence::Blank),
-                        id: None,
-                        method: None,
-                    },
-                    "whitespace past the limit",
-                ),
+                1 => (vec![b'x'; limit + extra], "junk past the limit"),
+                2 => (vec![b' '; limit + extra], "whitespace past the limit"),
                 _ => {
-                    let case = Case::from_tree(&c, &tree, "request at the limit");
-                    let mut line = vec![b' '; limit.saturating_sub(case.line.len())];
-                    line.extend_from_slice(&case.line);
-                    (line, case.expect, "request at the limit")
+                    let mut line = vec![b' '; limit.saturating_sub(request.len())];
+                    line.extend_from_slice(&request);
+                    (line, "request at the limit")
                 }
             };
-            Case {
-                line,
-                expect,
-                label,
-            }
+            Case::from_bytes(&c, line, label)
         })
         .boxed()
 }
@@ -375,11 +354,7 @@ impl StateMachineTest for Binary {
             std::process::id(),
             FILES.fetch_add(1, Ordering::Relaxed)
         ));
-        std::fs::write(
-            &config_file,
-            strategy::config_json(&model.config).to_string(),
-        )
-        .expect("write the configuration file");
+        std::fs::write(&config_file, model.config.to_json()).expect("write the configuration file");
         Sut {
             proc: Some(Proc::spawn(&config_file)),
             core: Server::new(model.config.clone()),

@@ -1,23 +1,24 @@
-//! The request classes every benchmark measures, and the expectation each
-//! class's reply is checked against, once, before anything is timed.
+//! The request classes every benchmark measures, and the check of each
+//! class's reply, once, before anything is timed.
 //!
 //! The check is what keeps a benchmark honest: a faster `respond` that
 //! skipped a rule (answered a forbidden order, echoed a rounded id, missed
-//! the version check) would fail here before a single iteration ran. The
-//! expectations restate the core's tests (`tests/golden.rs` and the module
-//! tests): the error code and message of each error class, and for results
-//! the property that makes the class what it is.
+//! the version check) would fail here before a single iteration ran. What
+//! the reply must be is the model's (`mcp_reference::model`, the executable
+//! `docs/behavior.md`); each class names the row of the contract it
+//! measures, and the model must decide the class's line by that row.
 //!
 //! Shared by `benches/dispatch.rs` (criterion) and `benches/instructions.rs`
 //! (the callgrind gate), so the two measure the very same bytes.
 
 #![allow(dead_code)]
 
+use mcp_reference::model;
 use mcp_reference::{Config, Disposition, Server};
 use serde_json::{Value, json};
 
 /// One request class: a name (criterion group and gate row), the request
-/// line, and what its reply must be.
+/// line, and the row of `docs/behavior.md` that decides its reply.
 pub struct Class {
     /// Short, path-safe name: the criterion group and the baseline key.
     pub name: &'static str,
@@ -25,18 +26,8 @@ pub struct Class {
     pub title: &'static str,
     /// The request line, without a newline.
     pub line: Vec<u8>,
-    /// The id the reply must echo, as raw JSON text.
-    pub id: &'static str,
-    /// What the reply must be.
-    pub expect: Expect,
-}
-
-/// What a class's reply must be.
-pub enum Expect {
-    /// A result; the closure checks the property that defines the class.
-    Result(fn(&Value) -> Result<(), String>),
-    /// An error with this code and message.
-    Error(i64, &'static str),
+    /// The row of `docs/behavior.md` that decides the reply.
+    pub row: &'static str,
 }
 
 /// `_meta` of a well-formed 2026-07-28 request, as a typical client sends
@@ -62,46 +53,6 @@ fn call(id: &str, name: &str, arguments: Value) -> Vec<u8> {
     )
 }
 
-/// The text of the first content block of a tool result.
-fn text(result: &Value) -> Result<&str, String> {
-    result["content"][0]["text"]
-        .as_str()
-        .ok_or_else(|| "no text content".to_string())
-}
-
-fn is_error(result: &Value, want: bool) -> Result<(), String> {
-    if result["isError"] != json!(want) {
-        return Err(format!("isError is not {want}"));
-    }
-    Ok(())
-}
-
-fn forbidden(result: &Value) -> Result<(), String> {
-    is_error(result, true)?;
-    if text(result)? != mcp_reference::tools::get_order::FORBIDDEN_TEXT {
-        return Err("not the forbidden text".into());
-    }
-    if result.get("structuredContent").is_some() {
-        return Err("a forbidden result carries structuredContent".into());
-    }
-    Ok(())
-}
-
-fn success(result: &Value) -> Result<(), String> {
-    is_error(result, false)?;
-    let structured = &result["structuredContent"];
-    let want = json!({"order_id": "A-104", "status": "processing",
-        "as_of": "2026-09-14T00:00:00Z", "source_version": "ka3-orders-v1"});
-    if *structured != want {
-        return Err(format!("structuredContent is {structured}"));
-    }
-    let parsed: Value = serde_json::from_str(text(result)?).map_err(|e| e.to_string())?;
-    if parsed != *structured {
-        return Err("text block differs from structuredContent".into());
-    }
-    Ok(())
-}
-
 /// The twelve classes of issue 4, in table order.
 pub fn classes() -> Vec<Class> {
     let huge_id = "123456789012345678901234567890";
@@ -110,73 +61,43 @@ pub fn classes() -> Vec<Class> {
             name: "discover",
             title: "server/discover",
             line: request("1", "server/discover", json!({"_meta": meta()})),
-            id: "1",
-            expect: Expect::Result(|r| {
-                if r["supportedVersions"] != json!(["2026-07-28"]) {
-                    return Err("supportedVersions".into());
-                }
-                if r["capabilities"]["tools"] != json!({}) {
-                    return Err("capabilities.tools".into());
-                }
-                Ok(())
-            }),
+            row: "D1",
         },
         Class {
             name: "tools_list",
             title: "tools/list",
             line: request("2", "tools/list", json!({"_meta": meta()})),
-            id: "2",
-            expect: Expect::Result(|r| {
-                let tools = r["tools"].as_array().ok_or("no tools")?;
-                if tools.len() != 1 || tools[0]["name"] != "get_order" {
-                    return Err("not exactly get_order".into());
-                }
-                if tools[0]["annotations"]["readOnlyHint"] != json!(true) {
-                    return Err("not read-only".into());
-                }
-                Ok(())
-            }),
+            row: "D2",
         },
         Class {
             name: "call_success",
             title: "tools/call success",
             line: call("3", "get_order", json!({"order_id": "A-104"})),
-            id: "3",
-            expect: Expect::Result(success),
+            row: "T4",
         },
         Class {
             name: "call_forbidden",
             title: "tools/call forbidden",
             line: call("4", "get_order", json!({"order_id": "B-205"})),
-            id: "4",
-            expect: Expect::Result(forbidden),
+            row: "T5",
         },
         Class {
             name: "unknown_tool",
             title: "unknown tool",
             line: call("5", "cancel_order", json!({"order_id": "A-104"})),
-            id: "5",
-            expect: Expect::Error(-32602, mcp_reference::dispatch::UNKNOWN_TOOL.message),
+            row: "T3",
         },
         Class {
             name: "invalid_arguments",
             title: "invalid arguments",
             line: call("6", "get_order", json!({"order_id": 104})),
-            id: "6",
-            expect: Expect::Result(|r| {
-                is_error(r, true)?;
-                if text(r)? != mcp_reference::tools::get_order::INVALID_TEXT {
-                    return Err("not the invalid-arguments text".into());
-                }
-                Ok(())
-            }),
+            row: "T6",
         },
         Class {
             name: "unknown_method",
             title: "unknown method",
             line: request("7", "resources/list", json!({"_meta": meta()})),
-            id: "7",
-            expect: Expect::Error(-32601, mcp_reference::dispatch::METHOD_NOT_FOUND.message),
+            row: "D4",
         },
         Class {
             name: "missing_meta",
@@ -186,8 +107,7 @@ pub fn classes() -> Vec<Class> {
                 "tools/call",
                 json!({"name": "get_order", "arguments": {"order_id": "A-104"}}),
             ),
-            id: "8",
-            expect: Expect::Error(-32602, mcp_reference::meta::NO_META.message),
+            row: "M3",
         },
         Class {
             name: "unsupported_version",
@@ -197,8 +117,7 @@ pub fn classes() -> Vec<Class> {
                 m["io.modelcontextprotocol/protocolVersion"] = json!("2025-06-18");
                 call_with_meta("9", m)
             },
-            id: "9",
-            expect: Expect::Error(-32022, mcp_reference::meta::UNSUPPORTED),
+            row: "M7",
         },
         Class {
             name: "parse_error",
@@ -209,22 +128,19 @@ pub fn classes() -> Vec<Class> {
                 l.truncate(l.len() - 20);
                 l
             },
-            id: "null",
-            expect: Expect::Error(-32700, mcp_reference::envelope::PARSE_ERROR.message),
+            row: "E1",
         },
         Class {
             name: "large_id",
             title: "large-integer id",
             line: call(huge_id, "get_order", json!({"order_id": "A-104"})),
-            id: huge_id,
-            expect: Expect::Result(success),
+            row: "T4",
         },
         Class {
             name: "order_id_4k",
             title: "4 KiB order_id",
             line: call("12", "get_order", json!({"order_id": "X".repeat(4096)})),
-            id: "12",
-            expect: Expect::Result(forbidden),
+            row: "T5",
         },
     ]
 }
@@ -243,58 +159,25 @@ pub fn server() -> Server {
 }
 
 impl Class {
-    /// Answers the class's line once and checks the reply; `Err` says what
-    /// is wrong. Also returns the reply, for callers that check more.
+    /// Answers the class's line once and checks the reply against the
+    /// model; `Err` says what is wrong. Also returns the reply, for callers
+    /// that check more (the schema).
     pub fn check(&self, server: &Server) -> Result<Value, String> {
         let mut out = Vec::new();
         let disposition = server.respond_into(&self.line, &mut out);
         if disposition != Disposition::Replied {
             return Err(format!("{}: no reply ({disposition:?})", self.name));
         }
-        self.check_reply(&out).map_err(|e| {
-            format!(
-                "{}: {e}\nreply: {}",
-                self.name,
-                String::from_utf8_lossy(&out)
-            )
-        })
-    }
-
-    fn check_reply(&self, out: &[u8]) -> Result<Value, String> {
-        if out.last() != Some(&b'\n') || out.iter().filter(|&&b| b == b'\n').count() != 1 {
-            return Err("not exactly one line".into());
+        let expect = model::expect_line(server.config(), &self.line);
+        if expect.row != self.row {
+            return Err(format!(
+                "{}: the model decides the line by row {}, not {}",
+                self.name, expect.row, self.row
+            ));
         }
-        // The id is compared as raw text: a 30-digit id must come back
-        // digit for digit, which a parsed f64 would not show.
-        let prefix = format!(r#"{{"jsonrpc":"2.0","id":{},"#, self.id);
-        if !out.starts_with(prefix.as_bytes()) {
-            return Err(format!("does not start with {prefix}"));
-        }
-        let reply: Value = serde_json::from_slice(out).map_err(|e| e.to_string())?;
-        match &self.expect {
-            Expect::Result(property) => {
-                let result = reply.get("result").ok_or("not a result")?;
-                if result["resultType"] != "complete" {
-                    return Err("resultType is not complete".into());
-                }
-                if result["_meta"]["io.modelcontextprotocol/serverInfo"]["name"] != "book-orders" {
-                    return Err("no serverInfo".into());
-                }
-                property(result)?;
-            }
-            Expect::Error(code, message) => {
-                let error = reply.get("error").ok_or("not an error")?;
-                if error["code"] != json!(code) || error["message"] != json!(message) {
-                    return Err(format!("want {code} {message:?}"));
-                }
-                if *code == -32022
-                    && (error["data"]["supported"] != json!(["2026-07-28"])
-                        || error["data"]["requested"] != "2025-06-18")
-                {
-                    return Err("-32022 without the supported list and requested".into());
-                }
-            }
-        }
-        Ok(reply)
+        expect
+            .check(server.config(), &out)
+            .map_err(|e| format!("{}: {e}", self.name))?;
+        model::read_reply(&out).map(|r| r.value)
     }
 }

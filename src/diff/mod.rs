@@ -154,7 +154,7 @@ impl Runner {
         self.runs.set(self.runs.get() + 1);
         let input = Runner::input(cases);
         let reference = Runner::reference(config, &input);
-        let file = strategy::config_json(config).to_string();
+        let file = config.to_json();
         std::fs::write(&self.config_file, file).map_err(|e| {
             format!(
                 "cannot write the configuration file {}: {e}",
@@ -349,7 +349,8 @@ fn search(runner: &Runner, options: &Options) -> Result<Option<Counterexample>, 
         Err(TestError::Abort(why)) => Err(RunError(format!("the search stopped: {why}"))),
         Err(TestError::Fail(why, (config, cases))) => {
             let lines: Vec<Vec<u8>> = cases.iter().map(|c| c.line.clone()).collect();
-            let config_json = strategy::config_json(&config);
+            let config_json =
+                serde_json::from_str::<serde_json::Value>(&config.to_json()).unwrap_or_default();
             // Run the minimal case once more for both reply sequences.
             let (reference, command, difference) = match runner.run(&config, &cases) {
                 Ok(run) => (
