@@ -26,7 +26,7 @@ use std::time::{Duration, Instant};
 
 use criterion::Criterion;
 use mcp_reference::Server;
-use mcp_reference::schema::Schema;
+use mcp_reference_testkit::schema::Schema;
 use serde_json::Value;
 
 fn check_all() {

@@ -37,7 +37,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
 use mcp_reference::Server;
-use mcp_reference::schema::Schema;
+use mcp_reference_testkit::schema::Schema;
 use serde_json::{Value, json};
 
 /// Calls measured per class. Counts are per call, so this only sets how

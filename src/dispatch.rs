@@ -31,7 +31,7 @@ use crate::canonical::{Node, obj};
 use crate::config::{CacheHint, Config};
 use crate::error::{Code, RpcError};
 use crate::json::{KeySet, ScanSeed, Shallow, Str};
-use crate::tools::{Arguments, Catalog, Era, Executor, complete_result};
+use crate::tools::{Arguments, Call, Catalog, Era, Executor, complete_result};
 
 /// The method params of a request, beyond `_meta`.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -147,31 +147,31 @@ impl<'de> Visitor<'de> for ArgumentsSeed<'_> {
 }
 
 /// The methods of this server, with their constant results rendered.
-pub struct Methods {
+pub(crate) struct Methods {
     catalog: Catalog,
     discover: Vec<u8>,
     list: Vec<u8>,
 }
 
 /// `-32602` for `tools/call` without a string `name`.
-pub const NO_NAME: RpcError<'static> =
+pub(crate) const NO_NAME: RpcError<'static> =
     RpcError::invalid_params("Invalid params: tools/call needs a string name");
 /// `-32602` for `tools/call` with `arguments` that is not an object.
-pub const ARGS_NOT_OBJECT: RpcError<'static> =
+pub(crate) const ARGS_NOT_OBJECT: RpcError<'static> =
     RpcError::invalid_params("Invalid params: tools/call arguments must be an object");
 /// `-32602` for a tool this server does not offer.
-pub const UNKNOWN_TOOL: RpcError<'static> = RpcError::invalid_params(
+pub(crate) const UNKNOWN_TOOL: RpcError<'static> = RpcError::invalid_params(
     "Unknown tool: this server offers no tool of that name; see tools/list",
 );
 /// `-32602` for any cursor: this server never issues one.
-pub const INVALID_CURSOR: RpcError<'static> =
+pub(crate) const INVALID_CURSOR: RpcError<'static> =
     RpcError::invalid_params("Invalid cursor: this server never issues cursors");
 /// `-32601`.
-pub const METHOD_NOT_FOUND: RpcError<'static> =
+pub(crate) const METHOD_NOT_FOUND: RpcError<'static> =
     RpcError::new(Code::MethodNotFound, "Method not found");
 /// `-32601` for the methods 2026-07-28 removed (`changelog.mdx`): the same
 /// code as any unknown method, with a message that says why.
-pub const REMOVED_METHOD: RpcError<'static> = RpcError::new(
+pub(crate) const REMOVED_METHOD: RpcError<'static> = RpcError::new(
     Code::MethodNotFound,
     "Method not found: removed in protocol version 2026-07-28",
 );
@@ -187,7 +187,7 @@ impl Methods {
     /// Builds the catalog and renders the constant results.
     ///
     /// `supported_versions` is what `server/discover` lists.
-    pub fn new(config: &Config, supported_versions: &[String]) -> Self {
+    pub(crate) fn new(config: &Config, supported_versions: &[String]) -> Self {
         let catalog = Catalog::new(config);
         let identity = config.identity();
 
@@ -218,12 +218,12 @@ impl Methods {
     }
 
     /// The tool catalog.
-    pub fn catalog(&self) -> &Catalog {
+    pub(crate) fn catalog(&self) -> &Catalog {
         &self.catalog
     }
 
     /// Runs `method` and returns the body of its `result`, or its error.
-    pub fn call<'s, E: Executor>(
+    pub(crate) fn call<'s, E: Executor>(
         &'s self,
         method: &str,
         params: &MethodParams<'_>,
@@ -255,7 +255,7 @@ impl Methods {
 
 /// What a well-formed `tools/call` of a known tool came to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ToolOutcome<'s> {
+pub(crate) enum ToolOutcome<'s> {
     /// The tool ran; the body of its result.
     Ran(&'s [u8]),
     /// The arguments broke the tool's `inputSchema`, so it did not run; the
@@ -269,7 +269,7 @@ pub enum ToolOutcome<'s> {
 /// malformed), the tool found in `catalog` (`-32602` when unknown), its
 /// arguments checked against its `inputSchema`, and, only then, the tool
 /// run through `executor`, with bodies rendered for `era`.
-pub fn call_tool<'s, E: Executor>(
+pub(crate) fn call_tool<'s, E: Executor>(
     catalog: &'s Catalog,
     params: &MethodParams<'_>,
     executor: &mut E,
@@ -286,7 +286,7 @@ pub fn call_tool<'s, E: Executor>(
     };
     let tool = catalog.find(name).ok_or(UNKNOWN_TOOL)?;
     match tool.check(args, era) {
-        Ok(checked) => Ok(ToolOutcome::Ran(executor.run(tool, checked))),
+        Ok(args) => Ok(ToolOutcome::Ran(executor.run(Call::new(tool, args)))),
         Err(invalid) => Ok(ToolOutcome::InvalidArguments(invalid)),
     }
 }

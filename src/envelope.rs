@@ -125,42 +125,42 @@ pub enum Message<'a> {
 }
 
 /// `-32700`.
-pub const PARSE_ERROR: RpcError<'static> = RpcError::new(Code::ParseError, "Parse error");
+pub(crate) const PARSE_ERROR: RpcError<'static> = RpcError::new(Code::ParseError, "Parse error");
 /// `-32700`, for nesting at serde_json's limit: 128 levels (127 are read).
-pub const TOO_DEEP: RpcError<'static> = RpcError::new(
+pub(crate) const TOO_DEEP: RpcError<'static> = RpcError::new(
     Code::ParseError,
     "Parse error: nested 128 or more levels deep",
 );
 /// `-32700`, for a number beyond the range of a 64-bit float (`1e400`)
 /// anywhere but in `id` (ids are kept as raw text and never converted).
 /// RFC 8259 section 9 lets a parser limit the range of numbers.
-pub const OUT_OF_RANGE: RpcError<'static> =
+pub(crate) const OUT_OF_RANGE: RpcError<'static> =
     RpcError::new(Code::ParseError, "Parse error: a number is out of range");
 /// `-32600` for JSON that is not an object.
-pub const NOT_OBJECT: RpcError<'static> = RpcError::invalid_request(
+pub(crate) const NOT_OBJECT: RpcError<'static> = RpcError::invalid_request(
     "Invalid request: a message must be a JSON object (batches are not part of MCP)",
 );
 /// `-32600` for duplicate member names.
-pub const DUPLICATE: RpcError<'static> =
+pub(crate) const DUPLICATE: RpcError<'static> =
     RpcError::invalid_request("Invalid request: duplicate member names make the message ambiguous");
 /// `-32600` for a wrong or missing `jsonrpc`.
-pub const BAD_VERSION: RpcError<'static> =
+pub(crate) const BAD_VERSION: RpcError<'static> =
     RpcError::invalid_request("Invalid request: jsonrpc must be \"2.0\"");
 /// `-32600` for an id of the wrong type.
-pub const BAD_ID: RpcError<'static> =
+pub(crate) const BAD_ID: RpcError<'static> =
     RpcError::invalid_request("Invalid request: id must be a string or an integer");
 /// `-32600` for a missing method.
-pub const NO_METHOD: RpcError<'static> =
+pub(crate) const NO_METHOD: RpcError<'static> =
     RpcError::invalid_request("Invalid request: method is required");
 /// `-32600` for a method that is not a string.
-pub const METHOD_NOT_STRING: RpcError<'static> =
+pub(crate) const METHOD_NOT_STRING: RpcError<'static> =
     RpcError::invalid_request("Invalid request: method must be a string");
 /// `-32600` for a line over the configured limit.
-pub const TOO_LONG: RpcError<'static> =
+pub(crate) const TOO_LONG: RpcError<'static> =
     RpcError::invalid_request("Invalid request: the line is longer than this server accepts");
 
 /// Decodes one line (no newline) into a [`Message`].
-pub fn decode(line: &[u8]) -> Message<'_> {
+pub(crate) fn decode(line: &[u8]) -> Message<'_> {
     // Checked up front so that every later step may assume UTF-8: serde_json
     // validates the strings it decodes, but not the ones it skips.
     let Ok(text) = std::str::from_utf8(line) else {
@@ -375,7 +375,7 @@ fn write_id(out: &mut Vec<u8>, id: Option<&Id<'_>>) {
 ///
 /// `body` is a rendered result object: rendering once and splicing the id
 /// is what makes a constant reply cost a copy.
-pub fn write_result(out: &mut Vec<u8>, id: &Id<'_>, body: &[u8]) {
+pub(crate) fn write_result(out: &mut Vec<u8>, id: &Id<'_>, body: &[u8]) {
     write_id(out, Some(id));
     out.extend_from_slice(b",\"result\":");
     out.extend_from_slice(body);
@@ -384,7 +384,7 @@ pub fn write_result(out: &mut Vec<u8>, id: &Id<'_>, body: &[u8]) {
 
 /// Appends an error reply and a newline. `supported_json` is the rendered
 /// list of supported versions, for errors that carry it.
-pub fn write_error(
+pub(crate) fn write_error(
     out: &mut Vec<u8>,
     id: Option<&Id<'_>>,
     error: &RpcError<'_>,

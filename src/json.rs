@@ -20,7 +20,7 @@ use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visit
 
 /// A JSON string borrowed from the input when it has no escapes.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct Str<'de>(pub Cow<'de, str>);
+pub(crate) struct Str<'de>(pub Cow<'de, str>);
 
 impl<'de> de::Deserialize<'de> for Str<'de> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -82,7 +82,7 @@ impl<'de> Shallow<'de> {
 /// (decoded, so owned), or one more name than the array holds, moves every
 /// name to a hash set, so an object with a million members costs linear
 /// time, not quadratic.
-pub struct KeySet<'de> {
+pub(crate) struct KeySet<'de> {
     inline: [&'de str; KeySet::INLINE],
     len: usize,
     spilled: Option<HashSet<Cow<'de, str>>>,
@@ -108,7 +108,7 @@ impl<'de> KeySet<'de> {
     /// rest is out of line, so the common case pays for no register saves
     /// or drop checks that only the rare case needs.
     #[inline]
-    pub fn insert(&mut self, key: Cow<'de, str>) -> bool {
+    pub(crate) fn insert(&mut self, key: Cow<'de, str>) -> bool {
         if let (None, Cow::Borrowed(k)) = (&self.spilled, &key)
             && self.len < Self::INLINE
         {
@@ -156,7 +156,7 @@ impl<'de> KeySet<'de> {
 
 /// Walks any value, setting `*dup` when an object anywhere inside has a
 /// member name twice, and returns its [`Shallow`] form.
-pub struct ScanSeed<'a> {
+pub(crate) struct ScanSeed<'a> {
     /// Set to `true` on the first duplicate found; never reset.
     pub dup: &'a mut bool,
 }
@@ -216,7 +216,7 @@ impl<'de> Visitor<'de> for ScanSeed<'_> {
 /// Walks an object whose member names a decoder knows, handing each member
 /// to `on_member` and recording duplicates. Anything that is not an object
 /// is scanned and reported as its [`Shallow`] type instead.
-pub fn visit_object<'de, A, F>(
+pub(crate) fn visit_object<'de, A, F>(
     map: &mut A,
     dup: &mut bool,
     mut on_member: F,
@@ -236,7 +236,7 @@ where
 }
 
 /// Writes `s` as a JSON string literal.
-pub fn write_str(out: &mut Vec<u8>, s: &str) {
+pub(crate) fn write_str(out: &mut Vec<u8>, s: &str) {
     // Serializing a `str` into a `Vec` cannot fail.
     let _ = serde_json::to_writer(&mut *out, s);
 }

@@ -69,23 +69,23 @@ impl LegacyVersion {
 }
 
 /// The body of `ping`'s result (`EmptyResult`).
-pub const EMPTY_RESULT: &[u8] = b"{}";
+pub(crate) const EMPTY_RESULT: &[u8] = b"{}";
 
 /// `-32602` for an `initialize` whose params break `InitializeRequest`.
-pub const BAD_INITIALIZE: RpcError<'static> = RpcError::invalid_params(
+pub(crate) const BAD_INITIALIZE: RpcError<'static> = RpcError::invalid_params(
     "Invalid params: initialize needs protocolVersion (a string), capabilities (an object) \
      and clientInfo (an object)",
 );
 
 /// `-32602` for arguments that break a tool's `inputSchema`, under
 /// 2025-06-18 (where invalid arguments are a protocol error).
-pub const INVALID_ARGUMENTS: RpcError<'static> = RpcError::invalid_params(
+pub(crate) const INVALID_ARGUMENTS: RpcError<'static> = RpcError::invalid_params(
     "Invalid params: the arguments do not match the tool's inputSchema; see tools/list",
 );
 
 /// `-32602` for a legacy request (no modern `_meta`) before `initialize`
 /// (row L6). `data.supported` names every version served, modern and legacy.
-pub const NOT_INITIALIZED: RpcError<'static> = RpcError {
+pub(crate) const NOT_INITIALIZED: RpcError<'static> = RpcError {
     code: Code::InvalidParams,
     message: "Invalid params: no protocol version; send initialize first, or name one of \
               data.supported in params._meta as io.modelcontextprotocol/protocolVersion",
@@ -93,7 +93,7 @@ pub const NOT_INITIALIZED: RpcError<'static> = RpcError {
 };
 
 /// `-32600` for an `initialize` after one was answered (row L4).
-pub const ALREADY_INITIALIZED: RpcError<'static> = RpcError::invalid_request(
+pub(crate) const ALREADY_INITIALIZED: RpcError<'static> = RpcError::invalid_request(
     "Invalid request: this process is already initialized; initialize may be sent only once",
 );
 

@@ -1,66 +1,77 @@
 //! # mcp-reference
 //!
 //! A reference implementation of the Model Context Protocol, revision
-//! 2026-07-28, for one small read-only server, "book-orders".
+//! 2026-07-28 (the stateless revision), for one small read-only server,
+//! "book-orders", written to be used as an oracle: its bytes are the
+//! product. Every rule it applies is a row of `docs/behavior.md`, with the
+//! spec section it rests on.
 //!
-//! The layers a line of input walks down, each a module:
+//! ## As an oracle
+//!
+//! [`Server::respond`] is a pure function: one request line in, at most one
+//! response line out (newline included), no I/O, no clock, no global state.
+//! Compare your implementation's reply with it:
+//!
+//! ```
+//! use mcp_reference::{Config, Server};
+//!
+//! let server = Server::new(Config::default()); // the textbook's data
+//! let request = br#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"get_order","arguments":{"order_id":"A-104"},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"book-host","version":"1.0.0"}}}}"#;
+//! let reply = server.respond(request).expect("a request is answered");
+//! assert!(reply.starts_with(br#"{"jsonrpc":"2.0","id":3,"result":{"resultType":"complete""#));
+//!
+//! // Notifications are never answered.
+//! assert_eq!(server.respond(br#"{"jsonrpc":"2.0","method":"notifications/cancelled"}"#), None);
+//! ```
+//!
+//! As a dev-dependency, leave the binary's feature off:
+//! `mcp-reference = { version = "0.1", default-features = false }` brings
+//! serde, serde_json and memchr, nothing else.
+//!
+//! A [`Session`] adds what belongs to a stdio process (the opt-in legacy
+//! `initialize` handshake); [`serve`] is the stdio driver the binary runs.
+//!
+//! ## Layers
+//!
+//! A line walks down once; nothing reaches back up:
 //!
 //! | layer | module | owns |
 //! | --- | --- | --- |
-//! | driver | [`stdio`] | framing on stdin/stdout, line limit, flushing, end-of-file |
-//! | session | [`session`] | what belongs to the process: the opt-in legacy handshake |
-//! | core | [`server`] | one line in, at most one line out; the order of checks |
-//! | envelope | [`envelope`] | JSON-RPC 2.0: ids, requests, notifications, replies |
-//! | metadata and versions | [`meta`] | `params._meta`, protocol versions, `initialize` |
-//! | dispatch | [`dispatch`] | methods and their params |
-//! | legacy core | [`legacy`] | beside the core, for the session's legacy-era requests: `initialize`, `ping` and the tools under 2025-11-25 and 2025-06-18 (opt-in), behind one function |
-//! | tools | [`tools`] | the catalog, `inputSchema` checks, tool results |
-//! | configuration | [`config`] | user, data, identity, versions, hints, limits |
+//! | driver | `stdio` | framing on stdin/stdout, line limit, flushing, end-of-file |
+//! | session | `session` | what belongs to the process: the opt-in legacy handshake |
+//! | core | `server` | one line in, at most one line out; the order of checks |
+//! | legacy core | `legacy` | beside the core, for the session's legacy-era requests, behind one function |
+//! | envelope | `envelope` | JSON-RPC 2.0: ids, requests, notifications, replies |
+//! | metadata and versions | `meta` | `params._meta`, protocol versions, `initialize` |
+//! | dispatch | `dispatch` | methods and their params |
+//! | tools | `tools` | the catalog, `inputSchema` checks, tool results |
+//! | configuration | `config` | user, data, identity, versions, hints, limits |
 //!
-//! [`error`] (the error codes) and [`json`] (borrowed, duplicate-detecting
-//! decoding) are leaves every layer may use. Nothing reaches back up.
-//! [`schema`] validates wire messages against the official JSON Schemas
-//! for tests and `check`; the server itself never uses it.
-//!
-//! The test kit (nothing in the server uses it; it depends on the server
-//! only to drive it, and its oracle not at all):
-//!
-//! | module | owns |
-//! | --- | --- |
-//! | [`model`] | the one oracle: `docs/behavior.md` as an executable model (core and legacy session), its JSON tree and parser, the reply reader, the row registry `docs/rows.json` |
-//! | [`strategy`] | proptest generators of configurations and lines; every line carries the model's expectation |
-//! | [`invariants`] | the invariants beyond the model: no leak, noninterference, known codes |
-//! | [`fuzzing`] | the checks the fuzz targets in `fuzz/` and the stable corpus replay share (`docs/fuzzing.md`) |
-//! | [`diff`], [`check`] | comparing another server with this one; checking a server over stdio |
-//!
-//! The import order is model <- strategy, invariants <- fuzzing; the model
-//! imports only [`config`] and serde_json.
-//!
-//! The rules each module implements, with the spec sections they rest on,
-//! are in `docs/behavior.md`.
+//! `error` (the error codes), `json` (borrowed, duplicate-detecting
+//! decoding) and `canonical` (the canonical output form, row W1) are leaves
+//! every layer may use.
 
 #![forbid(unsafe_code)]
-#![warn(missing_docs)]
 
-pub mod canonical;
-pub mod check;
-pub mod config;
-pub mod diff;
-pub mod dispatch;
-pub mod envelope;
-pub mod error;
-pub mod fuzzing;
-pub mod invariants;
-pub mod json;
-pub mod legacy;
-pub mod meta;
-pub mod model;
-pub mod schema;
-pub mod server;
-pub mod session;
-pub mod stdio;
-pub mod strategy;
-pub mod tools;
+mod canonical;
+mod config;
+mod dispatch;
+mod envelope;
+mod error;
+mod json;
+mod legacy;
+mod meta;
+mod server;
+mod session;
+mod stdio;
+mod tools;
 
-pub use config::Config;
+pub use config::{
+    CacheHint, CacheScope, Config, ConfigError, DEFAULT_MAX_LINE_BYTES, Identity, LEGACY_VERSIONS,
+    MODERN_VERSIONS, Order, StockItem,
+};
+pub use legacy::LegacyVersion;
 pub use server::{Disposition, Server};
+pub use session::{Session, State};
+pub use stdio::{End, LogLevel, Stats, serve};
+pub use tools::{Call, Direct, Executor};

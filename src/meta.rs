@@ -98,16 +98,16 @@ pub struct Meta<'a> {
 }
 
 /// `_meta` key of the protocol version.
-pub const PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
+pub(crate) const PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
 /// `_meta` key of the client capabilities.
-pub const CLIENT_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
+pub(crate) const CLIENT_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
 /// `_meta` key of the client identity.
-pub const CLIENT_INFO: &str = "io.modelcontextprotocol/clientInfo";
+pub(crate) const CLIENT_INFO: &str = "io.modelcontextprotocol/clientInfo";
 /// `_meta` key of the log level.
-pub const LOG_LEVEL: &str = "io.modelcontextprotocol/logLevel";
+pub(crate) const LOG_LEVEL: &str = "io.modelcontextprotocol/logLevel";
 
 /// `LoggingLevel` of the schema (RFC 5424 severities).
-pub const LOG_LEVELS: &[&str] = &[
+pub(crate) const LOG_LEVELS: &[&str] = &[
     "debug",
     "info",
     "notice",
@@ -124,7 +124,7 @@ pub const LOG_LEVELS: &[&str] = &[
 /// (`params` is the largest part of a decoded request, and a returned value
 /// would be copied once per deserializer layer). `out` is normally a fresh
 /// [`ParamsField::default`].
-pub struct ParamsSeed<'d, 'o, 'de> {
+pub(crate) struct ParamsSeed<'d, 'o, 'de> {
     /// Set when a duplicate member name is found anywhere inside.
     pub dup: &'d mut bool,
     /// Where the decoded value goes.
@@ -381,51 +381,51 @@ impl<'de> Visitor<'de> for ShapeVisitor<'_, '_> {
 }
 
 /// `-32602`: no `params` at all.
-pub const NO_PARAMS: RpcError<'static> =
+pub(crate) const NO_PARAMS: RpcError<'static> =
     RpcError::invalid_params("Invalid params: every request needs params with _meta");
 /// `-32602`: `params` is not an object.
-pub const PARAMS_NOT_OBJECT: RpcError<'static> =
+pub(crate) const PARAMS_NOT_OBJECT: RpcError<'static> =
     RpcError::invalid_params("Invalid params: params must be an object");
 /// `-32602`: no `_meta`.
-pub const NO_META: RpcError<'static> =
+pub(crate) const NO_META: RpcError<'static> =
     RpcError::invalid_params("Invalid params: params._meta is required");
 /// `-32602`: `_meta` is not an object.
-pub const META_NOT_OBJECT: RpcError<'static> =
+pub(crate) const META_NOT_OBJECT: RpcError<'static> =
     RpcError::invalid_params("Invalid params: params._meta must be an object");
 /// `-32602`: no protocol version.
-pub const NO_VERSION: RpcError<'static> =
+pub(crate) const NO_VERSION: RpcError<'static> =
     RpcError::invalid_params("Invalid params: _meta needs io.modelcontextprotocol/protocolVersion");
 /// `-32602`: protocol version not a string.
-pub const VERSION_NOT_STRING: RpcError<'static> = RpcError::invalid_params(
+pub(crate) const VERSION_NOT_STRING: RpcError<'static> = RpcError::invalid_params(
     "Invalid params: io.modelcontextprotocol/protocolVersion must be a string",
 );
 /// `-32602`: no client capabilities.
-pub const NO_CAPABILITIES: RpcError<'static> = RpcError::invalid_params(
+pub(crate) const NO_CAPABILITIES: RpcError<'static> = RpcError::invalid_params(
     "Invalid params: _meta needs io.modelcontextprotocol/clientCapabilities",
 );
 /// `-32602`: client capabilities malformed.
-pub const BAD_CAPABILITIES: RpcError<'static> = RpcError::invalid_params(
+pub(crate) const BAD_CAPABILITIES: RpcError<'static> = RpcError::invalid_params(
     "Invalid params: io.modelcontextprotocol/clientCapabilities must be a ClientCapabilities object",
 );
 /// `-32602`: client info malformed.
-pub const BAD_CLIENT_INFO: RpcError<'static> = RpcError::invalid_params(
+pub(crate) const BAD_CLIENT_INFO: RpcError<'static> = RpcError::invalid_params(
     "Invalid params: io.modelcontextprotocol/clientInfo must be an Implementation with string name and version",
 );
 /// `-32602`: log level not a `LoggingLevel`.
-pub const BAD_LOG_LEVEL: RpcError<'static> = RpcError::invalid_params(
+pub(crate) const BAD_LOG_LEVEL: RpcError<'static> = RpcError::invalid_params(
     "Invalid params: io.modelcontextprotocol/logLevel must be a LoggingLevel such as \"info\"",
 );
 /// `-32602`: progress token neither string nor integer.
-pub const BAD_PROGRESS_TOKEN: RpcError<'static> =
+pub(crate) const BAD_PROGRESS_TOKEN: RpcError<'static> =
     RpcError::invalid_params("Invalid params: progressToken must be a string or an integer");
 /// `-32022` message.
-pub const UNSUPPORTED: &str = "Unsupported protocol version";
+pub(crate) const UNSUPPORTED: &str = "Unsupported protocol version";
 /// Message of the error to `initialize` when the legacy path is off.
-pub const NO_HANDSHAKE: &str = "Unsupported protocol version: this server has no initialize handshake; use one of data.supported";
+pub(crate) const NO_HANDSHAKE: &str = "Unsupported protocol version: this server has no initialize handshake; use one of data.supported";
 
 /// `-32022` message for a `_meta` that names a legacy version this server
 /// serves only through the `initialize` handshake.
-pub const LEGACY_IN_META: &str = "Unsupported protocol version: a legacy version is served only \
+pub(crate) const LEGACY_IN_META: &str = "Unsupported protocol version: a legacy version is served only \
      through the initialize handshake, not in _meta";
 
 /// The protocol versions served, with their wire form rendered once.

@@ -78,7 +78,7 @@ impl State {
 
 /// Which era a message belongs to, when the legacy path is on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Era {
+pub(crate) enum Era {
     /// 2026-07-28: answered by the stateless core.
     Modern,
     /// The legacy session.
@@ -102,7 +102,7 @@ fn carries_modern_meta(params: Option<&ParamsField<'_>>) -> bool {
 }
 
 /// The era of a request or notification for `method` with `params`.
-pub fn era_of(method: &str, params: Option<&ParamsField<'_>>) -> Era {
+pub(crate) fn era_of(method: &str, params: Option<&ParamsField<'_>>) -> Era {
     if method != "initialize" && carries_modern_meta(params) {
         Era::Modern
     } else {
@@ -112,7 +112,7 @@ pub fn era_of(method: &str, params: Option<&ParamsField<'_>>) -> Era {
 
 /// The transition function: answers `line` in `state`, appending the reply
 /// (if any) to `out`, and returns the next state.
-pub fn step<E: Executor>(
+pub(crate) fn step<E: Executor>(
     server: &Server,
     state: State,
     line: &[u8],

@@ -9,9 +9,9 @@ mod support;
 
 use std::collections::BTreeSet;
 
-use mcp_reference::config::StockItem;
-use mcp_reference::model;
+use mcp_reference::StockItem;
 use mcp_reference::{Config, Server};
+use mcp_reference_testkit::model;
 use serde_json::{Value, json};
 use support::{call, line, meta, validate};
 
@@ -549,7 +549,7 @@ fn the_schema_check_can_fail() {
 fn no_row_depends_on_what_came_before() {
     // Statelessness on a session: each line's reply equals its reply alone.
     let server = Server::new(Config::default());
-    let mut session = mcp_reference::session::Session::new(&server);
+    let mut session = mcp_reference::Session::new(&server);
     let cases = default_cases();
     for c in cases.iter().chain(cases.iter().rev()) {
         let mut out = Vec::new();

@@ -11,8 +11,8 @@
 //! builds each body, and neither is derived from the other.
 
 use mcp_reference::Server;
-use mcp_reference::model::{self, Json};
-use mcp_reference::strategy;
+use mcp_reference_testkit::model::{self, Json};
+use mcp_reference_testkit::strategy;
 use proptest::prelude::*;
 use proptest::test_runner::FileFailurePersistence;
 

@@ -2,13 +2,13 @@
 //! `fuzz/corpus/<target>/` (the seed corpora), `fuzz/regressions/<target>/`
 //! (inputs that once found a bug) and `fuzz/artifacts/<target>/` (crash
 //! artifacts a local campaign left, if any) goes through the same check
-//! function as the fuzz target, `mcp_reference::fuzzing::<target>`, which
+//! function as the fuzz target, `mcp_reference_testkit::fuzzing::<target>`, which
 //! panics when an invariant breaks. So a bug a fuzzer found stays fixed
 //! without nightly, and the seed corpora stay valid inputs.
 
 use std::path::{Path, PathBuf};
 
-use mcp_reference::fuzzing::{self, TARGETS};
+use mcp_reference_testkit::fuzzing::{self, TARGETS};
 
 fn inputs(kind: &str, target: &str) -> Vec<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -76,8 +76,8 @@ fn the_fuzz_crate_declares_exactly_these_targets() {
             .join(format!("{target}.rs"));
         let text = std::fs::read_to_string(&wrapper).expect("the target's wrapper");
         assert!(
-            text.contains(&format!("mcp_reference::fuzzing::{target}(data)")),
-            "{} does not call mcp_reference::fuzzing::{target}",
+            text.contains(&format!("mcp_reference_testkit::fuzzing::{target}(data)")),
+            "{} does not call mcp_reference_testkit::fuzzing::{target}",
             wrapper.display()
         );
     }
@@ -356,9 +356,9 @@ fn slug(s: &str) -> String {
 }
 
 fn request_class(data: &[u8]) -> Option<String> {
-    use arbitrary::{Arbitrary, Unstructured};
     use fuzzing::model::Request;
-    use mcp_reference::model::Reply;
+    use mcp_reference_testkit::arbitrary::{Arbitrary, Unstructured};
+    use mcp_reference_testkit::model::Reply;
     let r = Request::arbitrary_take_rest(Unstructured::new(data)).ok()?;
     let fixtures = fuzzing::fixtures();
     let fixture = fixtures.get(usize::from(r.fixture) % fixtures.len())?;
@@ -376,8 +376,8 @@ fn request_class(data: &[u8]) -> Option<String> {
 }
 
 fn session_class(data: &[u8]) -> Option<String> {
-    use arbitrary::{Arbitrary, Unstructured};
     use fuzzing::SessionInput;
+    use mcp_reference_testkit::arbitrary::{Arbitrary, Unstructured};
     let input = SessionInput::arbitrary_take_rest(Unstructured::new(data)).ok()?;
     if input.lines.len() < 2 {
         return None;

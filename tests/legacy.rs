@@ -27,13 +27,13 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 
-use mcp_reference::config::LEGACY_VERSIONS;
-use mcp_reference::legacy::LegacyVersion;
-use mcp_reference::schema::Schema;
-use mcp_reference::server::Disposition;
-use mcp_reference::session::{Session, State};
-use mcp_reference::tools::{Checked, Executor, Tool};
+use mcp_reference::Disposition;
+use mcp_reference::LEGACY_VERSIONS;
+use mcp_reference::LegacyVersion;
 use mcp_reference::{Config, Server};
+use mcp_reference::{Session, State};
+use mcp_reference_testkit::Counting;
+use mcp_reference_testkit::schema::Schema;
 use proptest::prelude::*;
 use proptest::test_runner::FileFailurePersistence;
 use serde_json::{Value, json};
@@ -447,19 +447,6 @@ fn legacy_flag_and_config_file_agree_and_bad_versions_are_refused() {
 // ---------------------------------------------------------------------------
 // Properties: random interleavings on one session.
 
-/// Counts tool executions.
-#[derive(Default)]
-struct Counting {
-    runs: usize,
-}
-
-impl Executor for Counting {
-    fn run<'t>(&mut self, tool: &'t dyn Tool, args: Checked<'_>) -> &'t [u8] {
-        self.runs += 1;
-        tool.run(args)
-    }
-}
-
 /// One line of traffic.
 #[derive(Debug, Clone)]
 enum Op {
@@ -747,7 +734,7 @@ proptest! {
                 (Some(v), true) => State::Operating(LegacyVersion::parse(v).unwrap()),
             };
             prop_assert_eq!(session.state(), state);
-            prop_assert_eq!(counting.runs, expected_runs, "tool runs after {}", line);
+            prop_assert_eq!(counting.ran.len(), expected_runs, "tool runs after {}", line);
         }
     }
 }

@@ -1,5 +1,5 @@
 //! The invariants of `BRIEF.md` as properties of the pure core, over random
-//! configurations and random lines from `mcp_reference::strategy`.
+//! configurations and random lines from `mcp_reference_testkit::strategy`.
 //!
 //! Each property runs 1,000 cases (more with `PROPTEST_CASES=N`). Every
 //! expectation a property compares with comes from the generator (what it
@@ -11,7 +11,7 @@
 //! | --- | --- |
 //! | [`zero_or_one_line_of_valid_json_rpc`] | zero or one line out, no embedded newline, valid JSON-RPC that validates against the 2026-07-28 schema for its method |
 //! | [`replies_agree_with_the_generator`] | reply or none, error code, id, `-32022` data, result content: as the generator's model says |
-//! | [`cheap_invariants_hold`] | every check of `mcp_reference::invariants` (framing, envelope, id echo, codes, no leak, noninterference, text == structuredContent) |
+//! | [`cheap_invariants_hold`] | every check of `mcp_reference_testkit::invariants` (framing, envelope, id echo, codes, no leak, noninterference, text == structuredContent) |
 //! | [`ids_are_echoed_exactly`] | the id is echoed exactly (raw bytes, integers of any size digit for digit); unreadable ids get null |
 //! | [`unsupported_versions_get_32022`], [`initialize_names_the_supported_versions`] | a string version outside the configured set gets `-32022` with the full list and the requested value |
 //! | [`only_catalog_tools_with_valid_arguments_run`] | a counting executor moves only for catalog tools with valid arguments, exactly as the generator expects |
@@ -24,13 +24,14 @@
 
 mod support;
 
-use mcp_reference::config::StockItem;
-use mcp_reference::invariants::{self, Checker};
-use mcp_reference::model::{self, Esc, Json};
-use mcp_reference::session::Session;
-use mcp_reference::strategy;
-use mcp_reference::tools::{Checked, Executor, Tool};
+use mcp_reference::Session;
+use mcp_reference::StockItem;
 use mcp_reference::{Config, Server};
+use mcp_reference_testkit::Counting;
+use mcp_reference_testkit::invariants::{self, Checker};
+use mcp_reference_testkit::model::{self, Esc, Json};
+use mcp_reference_testkit::schema::ToolSchema;
+use mcp_reference_testkit::strategy;
 use proptest::prelude::*;
 use proptest::sample::select;
 use proptest::test_runner::FileFailurePersistence;
@@ -58,19 +59,6 @@ fn config() -> ProptestConfig {
 
 fn ok(result: Result<(), String>) -> Result<(), TestCaseError> {
     result.map_err(TestCaseError::fail)
-}
-
-/// An executor that records which tools actually run.
-#[derive(Default)]
-struct Counting {
-    runs: Vec<&'static str>,
-}
-
-impl Executor for Counting {
-    fn run<'t>(&mut self, tool: &'t dyn Tool, args: Checked<'_>) -> &'t [u8] {
-        self.runs.push(tool.name());
-        tool.run(args)
-    }
 }
 
 fn respond(server: &Server, line: &[u8]) -> Vec<u8> {
@@ -120,11 +108,9 @@ fn tool_schema(server: &Server, tool: &str, which: &str) -> Value {
         .clone()
 }
 
-/// A JSON Schema validator that also asserts formats (`date-time`).
-fn validator(schema: &Value) -> jsonschema::Validator {
-    jsonschema::options()
-        .should_validate_formats(true)
-        .build(schema)
+/// A validator for an advertised tool schema, formats asserted.
+fn validator(schema: &Value) -> ToolSchema {
+    ToolSchema::new(schema)
         .unwrap_or_else(|e| panic!("the advertised schema does not compile: {e}\n{schema}"))
 }
 
@@ -158,7 +144,7 @@ proptest! {
         ok(case.expect.check(&c, &reply).map_err(|e| format!("{e}\n{case:?}")))?;
     }
 
-    /// Every cheap invariant of `mcp_reference::invariants` holds for every
+    /// Every cheap invariant of `mcp_reference_testkit::invariants` holds for every
     /// line: the checks the fuzz targets and the corpus replay rely on.
     #[test]
     fn cheap_invariants_hold((c, case) in strategy::scenario()) {
@@ -259,11 +245,11 @@ proptest! {
         let mut out = Vec::new();
         server.respond_with(&case.line, &mut out, &mut counting);
         let catalog: Vec<&str> = server.catalog().iter().map(|t| t.name()).collect();
-        prop_assert!(counting.runs.iter().all(|t| catalog.contains(t)), "ran {:?}", counting.runs);
-        prop_assert!(counting.runs.len() <= 1, "ran {:?}", counting.runs);
+        prop_assert!(counting.ran.iter().all(|t| catalog.contains(t)), "ran {:?}", counting.ran);
+        prop_assert!(counting.ran.len() <= 1, "ran {:?}", counting.ran);
         if let Some(tool) = case.expect.runs() {
             let expected: Vec<&str> = tool.into_iter().collect();
-            prop_assert_eq!(&counting.runs, &expected, "{:?}", case);
+            prop_assert_eq!(&counting.ran, &expected, "{:?}", case);
         }
     }
 
@@ -336,7 +322,7 @@ proptest! {
         let text = result["content"][0]["text"].as_str().unwrap();
         prop_assert_eq!(serde_json::from_str::<Value>(text).unwrap(), result["structuredContent"].clone());
         let output = validator(&tool_schema(&server, tool, "outputSchema"));
-        let errors: Vec<String> = output.iter_errors(&result["structuredContent"]).map(|e| e.to_string()).collect();
+        let errors = output.errors(&result["structuredContent"]);
         prop_assert!(errors.is_empty(), "{:?}: {}", errors, result["structuredContent"]);
         ok(support::schema().validate_reply(Some("tools/call"), &v))?;
     }
@@ -361,7 +347,7 @@ proptest! {
         let mut counting = Counting::default();
         let mut out = Vec::new();
         server.respond_with(&call_line(&c, "7", tool, &args), &mut out, &mut counting);
-        prop_assert_eq!(counting.runs.len() == 1, valid, "{} with {}: {}", tool, args, String::from_utf8_lossy(&out));
+        prop_assert_eq!(counting.ran.len() == 1, valid, "{} with {}: {}", tool, args, String::from_utf8_lossy(&out));
         let v = model::read_reply(&out).unwrap().value;
         prop_assert!(v.get("result").is_some(), "{}", v);
         if !valid {
@@ -518,7 +504,7 @@ fn the_generator_covers_the_input_space() {
     }
     println!("rows: {rows:#?}\nlabels: {labels:#?}");
     let rare = ["E3", "E4", "M10", "M15", "M16", "D5", "E11"];
-    for row in mcp_reference::model::rows::rows() {
+    for row in mcp_reference_testkit::model::rows::rows() {
         let id = row.id.as_str();
         if id.starts_with('L') {
             continue;

@@ -41,8 +41,8 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
-use mcp_reference::strategy::{self, Case};
 use mcp_reference::{Config, Server};
+use mcp_reference_testkit::strategy::{self, Case};
 use proptest::prelude::*;
 use proptest::test_runner::FileFailurePersistence;
 use proptest_state_machine::{ReferenceStateMachine, StateMachineTest, prop_state_machine};

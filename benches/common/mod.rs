@@ -4,7 +4,7 @@
 //! The check is what keeps a benchmark honest: a faster `respond` that
 //! skipped a rule (answered a forbidden order, echoed a rounded id, missed
 //! the version check) would fail here before a single iteration ran. What
-//! the reply must be is the model's (`mcp_reference::model`, the executable
+//! the reply must be is the model's (`mcp_reference_testkit::model`, the executable
 //! `docs/behavior.md`); each class names the row of the contract it
 //! measures, and the model must decide the class's line by that row.
 //!
@@ -13,13 +13,13 @@
 
 #![allow(dead_code)]
 
-use mcp_reference::model;
 use mcp_reference::{Config, Disposition, Server};
+use mcp_reference_testkit::model;
 use serde_json::{Value, json};
 
 /// One request class: a name (criterion group and gate row), the request
 /// line, and the row of `docs/behavior.md` that decides its reply.
-pub struct Class {
+pub(crate) struct Class {
     /// Short, path-safe name: the criterion group and the baseline key.
     pub name: &'static str,
     /// What the class is, for tables.
@@ -32,7 +32,7 @@ pub struct Class {
 
 /// `_meta` of a well-formed 2026-07-28 request, as a typical client sends
 /// it (clientInfo included, as in the textbook's recorded run).
-pub fn meta() -> Value {
+pub(crate) fn meta() -> Value {
     json!({
         "io.modelcontextprotocol/protocolVersion": "2026-07-28",
         "io.modelcontextprotocol/clientCapabilities": {},
@@ -54,7 +54,7 @@ fn call(id: &str, name: &str, arguments: Value) -> Vec<u8> {
 }
 
 /// The twelve classes of issue 4, in table order.
-pub fn classes() -> Vec<Class> {
+pub(crate) fn classes() -> Vec<Class> {
     let huge_id = "123456789012345678901234567890";
     vec![
         Class {
@@ -154,7 +154,7 @@ fn call_with_meta(id: &str, meta: Value) -> Vec<u8> {
 }
 
 /// The server every benchmark runs: the textbook's default configuration.
-pub fn server() -> Server {
+pub(crate) fn server() -> Server {
     Server::new(Config::default())
 }
 
@@ -162,7 +162,7 @@ impl Class {
     /// Answers the class's line once and checks the reply against the
     /// model; `Err` says what is wrong. Also returns the reply, for callers
     /// that check more (the schema).
-    pub fn check(&self, server: &Server) -> Result<Value, String> {
+    pub(crate) fn check(&self, server: &Server) -> Result<Value, String> {
         let mut out = Vec::new();
         let disposition = server.respond_into(&self.line, &mut out);
         if disposition != Disposition::Replied {

@@ -1,6 +1,6 @@
 //! Fuzz target `respond_structured`: an arbitrary-decoded request, held to the oracle.
-//! The assertions are `mcp_reference::fuzzing::respond_structured`, which
+//! The assertions are `mcp_reference_testkit::fuzzing::respond_structured`, which
 //! tests/fuzz_replay.rs also runs over the committed corpus on stable.
 #![no_main]
 
-libfuzzer_sys::fuzz_target!(|data: &[u8]| mcp_reference::fuzzing::respond_structured(data));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| mcp_reference_testkit::fuzzing::respond_structured(data));

@@ -103,17 +103,17 @@ fn outcome(reply: &Value) -> String {
 }
 
 /// Where the transcript of the default configuration is kept (committed).
-pub const RECORDED: &str = "data/mcp-run.json";
+pub(crate) const RECORDED: &str = "data/mcp-run.json";
 
 /// Where the transcript of any other configuration goes unless `--out`
 /// says otherwise: under `target/`, which git ignores, so that running the
 /// demo never changes the committed transcript.
-pub const OTHER: &str = "target/demo/mcp-run.json";
+pub(crate) const OTHER: &str = "target/demo/mcp-run.json";
 
 /// Runs the demo. `is_default` says whether the effective configuration is
 /// the textbook's; only then does the transcript go to [`RECORDED`] by
 /// default.
-pub fn run(
+pub(crate) fn run(
     config: &Option<PathBuf>,
     user: &Option<String>,
     out: Option<PathBuf>,

@@ -1,17 +1,21 @@
 //! Command-line parsing and the subcommands. Everything here is I/O glue
 //! around the library: no protocol rule lives in this folder.
+//!
+//! `check` and `diff` are the implementer tools, which live in a package of
+//! their own (`tools/`, binary `mcp-reference-tools`) so that this binary
+//! links none of their dependencies: `mcp-reference check ARGS...` runs
+//! `mcp-reference-tools check ARGS...` from beside this program, or from
+//! `PATH`, the way cargo runs its external subcommands.
 
-mod check;
 mod demo;
-mod diff;
 
+use std::ffi::OsString;
 use std::io;
 use std::path::PathBuf;
-use std::process::ExitCode;
+use std::process::{Command as Process, ExitCode};
 
 use clap::{Parser, Subcommand};
-use mcp_reference::stdio::{self, End, LogLevel};
-use mcp_reference::{Config, Server};
+use mcp_reference::{Config, End, LogLevel, Server};
 
 /// Exit code for a bad flag or configuration.
 const USAGE: u8 = 2;
@@ -59,11 +63,64 @@ enum Command {
         out: Option<PathBuf>,
     },
     /// Check any stdio MCP server against the protocol rules of 2026-07-28
-    /// that hold whatever tools it offers: `check -- CMD [ARGS...]`.
-    Check(check::Args),
+    /// that hold whatever tools it offers: `check [OPTIONS] -- CMD
+    /// [ARGS...]` (runs mcp-reference-tools; `check --help` for its options).
+    #[command(disable_help_flag = true)]
+    Check {
+        /// The arguments of `mcp-reference-tools check`.
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<OsString>,
+    },
     /// Compare another implementation of book-orders with this reference on
-    /// generated request sequences: `diff -- CMD [ARGS...]`.
-    Diff(diff::Args),
+    /// generated cases: `diff [OPTIONS] -- CMD [ARGS...]` (runs
+    /// mcp-reference-tools; `diff --help` for its options).
+    #[command(disable_help_flag = true)]
+    Diff {
+        /// The arguments of `mcp-reference-tools diff`.
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<OsString>,
+    },
+}
+
+/// The binary that holds `check` and `diff`.
+const TOOLS: &str = "mcp-reference-tools";
+
+/// Runs `mcp-reference-tools` with `args` (the subcommand first): the one
+/// beside this program if there is one, else the one on `PATH`. Its exit
+/// code is this program's.
+fn tools(args: &[OsString]) -> ExitCode {
+    let name = format!("{TOOLS}{}", std::env::consts::EXE_SUFFIX);
+    let beside = std::env::current_exe()
+        .ok()
+        .map(|exe| exe.with_file_name(&name))
+        .filter(|path| path.is_file());
+    let program = beside.map_or_else(|| OsString::from(&name), PathBuf::into_os_string);
+    let mut command = Process::new(&program);
+    command.args(args);
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::CommandExt;
+        // Replaces this process: signals, stdin and stdout go straight to it.
+        let error = command.exec();
+        tools_missing(&error)
+    }
+    #[cfg(not(unix))]
+    match command.status() {
+        Ok(status) => ExitCode::from(u8::try_from(status.code().unwrap_or(1)).unwrap_or(1)),
+        Err(error) => tools_missing(&error),
+    }
+}
+
+fn tools_missing(error: &io::Error) -> ExitCode {
+    let sub = std::env::args().nth(1).unwrap_or_default();
+    if error.kind() == io::ErrorKind::NotFound {
+        refuse(&format!(
+            "{sub} is in the {TOOLS} binary, which is not beside this one nor on PATH: build it \
+             with `cargo build --release -p {TOOLS}` (or install it with `cargo install --path tools`)"
+        ))
+    } else {
+        refuse(&format!("cannot run {TOOLS}: {error}"))
+    }
 }
 
 fn parse_level(s: &str) -> Result<LogLevel, String> {
@@ -76,7 +133,14 @@ fn refuse(sentence: &str) -> ExitCode {
     ExitCode::from(USAGE)
 }
 
-pub fn main() -> ExitCode {
+pub(crate) fn main() -> ExitCode {
+    // `check` and `diff` take their own options, not this program's.
+    let argv: Vec<OsString> = std::env::args_os().collect();
+    if let Some(sub) = argv.get(1).and_then(|a| a.to_str())
+        && matches!(sub, "check" | "diff")
+    {
+        return tools(argv.get(1..).unwrap_or_default());
+    }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) if !e.use_stderr() => {
@@ -101,8 +165,8 @@ pub fn main() -> ExitCode {
             let is_default = config == Config::default();
             demo::run(&cli.config, &cli.user, out, is_default)
         }
-        Command::Check(args) => check::run(args),
-        Command::Diff(args) => diff::run(args),
+        Command::Check { args } => tools(&[&[OsString::from("check")], &args[..]].concat()),
+        Command::Diff { args } => tools(&[&[OsString::from("diff")], &args[..]].concat()),
     }
 }
 
@@ -130,7 +194,7 @@ fn serve(config: Config, level: LogLevel) -> ExitCode {
     let stdin = io::stdin().lock();
     let stdout = io::stdout().lock();
     let stderr = io::stderr().lock();
-    match stdio::serve(&server, stdin, stdout, stderr, level) {
+    match mcp_reference::serve(&server, stdin, stdout, stderr, level) {
         Ok((End::EndOfInput | End::OutputClosed, _)) => ExitCode::SUCCESS,
         Err(e) => {
             if level >= LogLevel::Error {

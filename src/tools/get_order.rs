@@ -22,24 +22,24 @@ use crate::config::Config;
 use crate::json::Shallow;
 
 /// The tool's name.
-pub const NAME: &str = "get_order";
+pub(crate) const NAME: &str = "get_order";
 
 /// Text of the result for an order the user may not read or that does not
 /// exist (row T5). It says nothing about which. It begins `forbidden:`, a
 /// stable prefix a host can search for (Table 43.2 of the textbook: "a
 /// forbidden tool error"), and says how to go on.
-pub const FORBIDDEN_TEXT: &str = "forbidden: no order with that id is visible to you; it does \
+pub(crate) const FORBIDDEN_TEXT: &str = "forbidden: no order with that id is visible to you; it does \
      not exist or belongs to another customer. Check the order id: you can only read your own \
      orders.";
 
 /// Text of the result for arguments that break the `inputSchema`. Like
 /// every constant text of the server it names no order: it goes to every
 /// user.
-pub const INVALID_TEXT: &str = "Invalid arguments for get_order: pass one argument, order_id, \
+pub(crate) const INVALID_TEXT: &str = "Invalid arguments for get_order: pass one argument, order_id, \
      the id of one of your orders as a string, for example {\"order_id\": \"<your order id>\"}.";
 
 /// `get_order`, with every result it can give already rendered.
-pub struct GetOrder {
+pub(crate) struct GetOrder {
     readable: BTreeMap<String, Rendered>,
     forbidden: Rendered,
     invalid: Rendered,
@@ -47,7 +47,7 @@ pub struct GetOrder {
 
 impl GetOrder {
     /// Renders the results for the configuration's user and snapshot.
-    pub fn new(config: &Config) -> Self {
+    pub(crate) fn new(config: &Config) -> Self {
         let identity = config.identity();
         // A BTreeMap compares ids with memcmp, which stops at the first
         // differing byte: a 4 KiB order_id is not hashed in full.

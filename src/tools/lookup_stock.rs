@@ -18,18 +18,18 @@ use crate::config::{Config, StockItem};
 use crate::json::Shallow;
 
 /// The tool's name.
-pub const NAME: &str = "lookup_stock";
+pub(crate) const NAME: &str = "lookup_stock";
 
 /// Text of the result for a product not in the stock table.
-pub const UNKNOWN_TEXT: &str = "No product with that id is in the stock table. Check the \
+pub(crate) const UNKNOWN_TEXT: &str = "No product with that id is in the stock table. Check the \
      product id, for example python-book.";
 
 /// Text of the result for arguments that break the `inputSchema`.
-pub const INVALID_TEXT: &str = "Invalid arguments for lookup_stock: pass exactly one argument, \
+pub(crate) const INVALID_TEXT: &str = "Invalid arguments for lookup_stock: pass exactly one argument, \
      product_id, as a string, for example {\"product_id\": \"python-book\"}.";
 
 /// `lookup_stock`, with every result it can give already rendered.
-pub struct LookupStock {
+pub(crate) struct LookupStock {
     products: BTreeMap<String, Rendered>,
     unknown: Rendered,
     invalid: Rendered,
@@ -37,7 +37,7 @@ pub struct LookupStock {
 
 impl LookupStock {
     /// Renders the results for the stock table.
-    pub fn new(config: &Config, stock: &[StockItem]) -> Self {
+    pub(crate) fn new(config: &Config, stock: &[StockItem]) -> Self {
         let identity = config.identity();
         let products = stock
             .iter()

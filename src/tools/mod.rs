@@ -25,8 +25,8 @@
 //! `CallToolResult` (`content`, `structuredContent`, `isError`, no
 //! `resultType`).
 
-pub mod get_order;
-pub mod lookup_stock;
+pub(crate) mod get_order;
+pub(crate) mod lookup_stock;
 
 use std::borrow::Cow;
 
@@ -97,7 +97,7 @@ pub enum Era {
 
 /// One result body, rendered once per [`Era`].
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Rendered {
+pub(crate) struct Rendered {
     modern: Vec<u8>,
     legacy: Vec<u8>,
 }
@@ -105,14 +105,14 @@ pub struct Rendered {
 impl Rendered {
     /// Renders a result whose own members are `members` (in canonical
     /// order), in both eras.
-    pub fn new(members: Vec<(&'static str, Node)>, identity: &Identity) -> Self {
+    pub(crate) fn new(members: Vec<(&'static str, Node)>, identity: &Identity) -> Self {
         Rendered {
             modern: render(members.clone(), identity, Era::Modern),
             legacy: render(members, identity, Era::Legacy),
         }
     }
     /// The body for `era`.
-    pub fn get(&self, era: Era) -> &[u8] {
+    pub(crate) fn get(&self, era: Era) -> &[u8] {
         match era {
             Era::Modern => &self.modern,
             Era::Legacy => &self.legacy,
@@ -163,12 +163,38 @@ pub trait Tool: Send + Sync {
     fn run(&self, args: Checked<'_>) -> &[u8];
 }
 
-/// Runs checked tool calls. The server's executor runs the tool; tests use
-/// their own to count which tools actually execute.
+/// A call of a catalog tool whose arguments passed its `inputSchema`:
+/// only the catalog can make one, so no tool outside it, and no unchecked
+/// call, can ever reach an [`Executor`].
+pub struct Call<'t, 'b> {
+    tool: &'t dyn Tool,
+    args: Checked<'b>,
+}
+
+impl<'t, 'b> Call<'t, 'b> {
+    /// A call of `tool` with arguments its own check accepted.
+    pub(crate) fn new(tool: &'t dyn Tool, args: Checked<'b>) -> Self {
+        Call { tool, args }
+    }
+
+    /// The tool's name.
+    pub fn name(&self) -> &'static str {
+        self.tool.name()
+    }
+
+    /// Runs the tool: the body of its result.
+    pub fn run(self) -> &'t [u8] {
+        self.tool.run(self.args)
+    }
+}
+
+/// Runs checked tool calls. The server's executor ([`Direct`]) runs the
+/// tool; a test's can count which tools actually execute (row T3: nothing
+/// outside the catalog ever runs).
 pub trait Executor {
-    /// Runs `tool` on `args` and returns the result body.
-    fn run<'t>(&mut self, tool: &'t dyn Tool, args: Checked<'_>) -> &'t [u8] {
-        tool.run(args)
+    /// Runs `call` and returns the result body.
+    fn run<'t>(&mut self, call: Call<'t, '_>) -> &'t [u8] {
+        call.run()
     }
 }
 
@@ -217,7 +243,7 @@ impl Catalog {
 /// Spec: 2026-07-28 `schema.ts` `Result.resultType` (MUST) and
 /// `ResultMetaObject` serverInfo (SHOULD, on every response); 2025-11-25 and
 /// 2025-06-18 `schema.json` `Result` (only an optional `_meta`).
-pub fn render(members: Vec<(&'static str, Node)>, identity: &Identity, era: Era) -> Vec<u8> {
+pub(crate) fn render(members: Vec<(&'static str, Node)>, identity: &Identity, era: Era) -> Vec<u8> {
     let mut all = Vec::with_capacity(members.len() + 2);
     if era == Era::Modern {
         all.push(("resultType", Node::from("complete")));
@@ -232,12 +258,12 @@ pub fn render(members: Vec<(&'static str, Node)>, identity: &Identity, era: Era)
 
 /// `Implementation` for serverInfo: `name, version` (`schema.ts`
 /// `BaseMetadata` then `Implementation`).
-pub fn server_info(identity: &Identity) -> Node {
+pub(crate) fn server_info(identity: &Identity) -> Node {
     obj! { "name" => &identity.name, "version" => &identity.version }
 }
 
 /// [`render`] for [`Era::Modern`].
-pub fn complete_result(members: Vec<(&'static str, Node)>, identity: &Identity) -> Vec<u8> {
+pub(crate) fn complete_result(members: Vec<(&'static str, Node)>, identity: &Identity) -> Vec<u8> {
     render(members, identity, Era::Modern)
 }
 
@@ -249,7 +275,7 @@ fn text_block(text: String) -> Node {
 
 /// A tool result whose only content is one text block, in both eras:
 /// `content, isError` (`schema.ts` `CallToolResult`).
-pub fn text_result(text: &str, is_error: bool, identity: &Identity) -> Rendered {
+pub(crate) fn text_result(text: &str, is_error: bool, identity: &Identity) -> Rendered {
     Rendered::new(
         vec![
             ("content", Node::Arr(vec![text_block(text.to_owned())])),
@@ -263,7 +289,7 @@ pub fn text_result(text: &str, is_error: bool, identity: &Identity) -> Rendered 
 /// isError` (the textbook's order, which is `schema.ts`'s), where the one
 /// text block is exactly the serialization of `structured`, members in the
 /// order its tool's `outputSchema` declares them (row W1).
-pub fn structured_result(structured: Node, identity: &Identity) -> Rendered {
+pub(crate) fn structured_result(structured: Node, identity: &Identity) -> Rendered {
     let text = structured.to_text();
     Rendered::new(
         vec![
@@ -277,7 +303,7 @@ pub fn structured_result(structured: Node, identity: &Identity) -> Rendered {
 
 /// The annotations of a read-only tool over a closed data set, in
 /// `schema.ts` `ToolAnnotations` order.
-pub fn read_only_annotations() -> Node {
+pub(crate) fn read_only_annotations() -> Node {
     obj! {
         "readOnlyHint" => true,
         "destructiveHint" => false,

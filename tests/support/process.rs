@@ -16,13 +16,13 @@ use std::time::{Duration, Instant};
 
 /// How long any single wait may take before the test fails. Generous on
 /// purpose: it catches a hang, it is not a performance threshold.
-pub const DEADLINE: Duration = Duration::from_secs(10);
+pub(crate) const DEADLINE: Duration = Duration::from_secs(10);
 
 /// The binary under test.
-pub const BIN: &str = env!("CARGO_BIN_EXE_mcp-reference");
+pub(crate) const BIN: &str = env!("CARGO_BIN_EXE_mcp-reference");
 
 /// A running `mcp-reference`.
-pub struct Proc {
+pub(crate) struct Proc {
     child: Child,
     stdin: Option<ChildStdin>,
     stdout: Option<ChildStdout>,
@@ -34,7 +34,7 @@ pub struct Proc {
 
 /// How a process ended.
 #[derive(Debug)]
-pub struct Exit {
+pub(crate) struct Exit {
     /// Its exit status.
     pub status: ExitStatus,
     /// Everything it wrote on stderr.
@@ -47,7 +47,7 @@ pub struct Exit {
 impl Proc {
     /// Starts the binary with `args` and `env`; the caller's own
     /// `MCP_REFERENCE_*` variables are removed so they cannot leak in.
-    pub fn spawn(args: &[&str], env: &[(&str, &str)]) -> Proc {
+    pub(crate) fn spawn(args: &[&str], env: &[(&str, &str)]) -> Proc {
         let mut command = Command::new(BIN);
         command
             .args(args)
@@ -105,19 +105,19 @@ impl Proc {
     }
 
     /// The process id.
-    pub fn pid(&self) -> u32 {
+    pub(crate) fn pid(&self) -> u32 {
         self.child.id()
     }
 
     /// Closes the test's end of the server's stdout: the server's next write
     /// finds no reader.
-    pub fn close_stdout(&mut self) {
+    pub(crate) fn close_stdout(&mut self) {
         assert!(self.lines.is_none(), "stdout is already being read");
         drop(self.stdout.take());
     }
 
     /// Writes `bytes` to the server's stdin.
-    pub fn send(&mut self, bytes: &[u8]) {
+    pub(crate) fn send(&mut self, bytes: &[u8]) {
         let stdin = self.stdin.as_mut().expect("stdin is open");
         stdin.write_all(bytes).expect("write to the server's stdin");
     }
@@ -125,7 +125,7 @@ impl Proc {
     /// Hands stdin to a writer thread that writes `bytes` and then gives it
     /// back (still open). A server that exits early makes the write fail
     /// with a broken pipe, which the thread reports as `None`.
-    pub fn feed(&mut self, bytes: Vec<u8>) -> JoinHandle<Option<ChildStdin>> {
+    pub(crate) fn feed(&mut self, bytes: Vec<u8>) -> JoinHandle<Option<ChildStdin>> {
         let mut stdin = self.stdin.take().expect("stdin is open");
         thread::spawn(move || match stdin.write_all(&bytes) {
             Ok(()) => Some(stdin),
@@ -137,7 +137,7 @@ impl Proc {
     /// Hands stdin to a writer thread that writes `bytes` and then closes
     /// it, returning when it closed it (`None`: the server had already gone
     /// and the write failed with a broken pipe).
-    pub fn feed_and_close(&mut self, bytes: Vec<u8>) -> JoinHandle<Option<Instant>> {
+    pub(crate) fn feed_and_close(&mut self, bytes: Vec<u8>) -> JoinHandle<Option<Instant>> {
         let writer = self.feed(bytes);
         thread::spawn(move || {
             let stdin = writer.join().expect("writer thread")?;
@@ -147,29 +147,29 @@ impl Proc {
     }
 
     /// Takes stdin back from a [`Proc::feed`] thread.
-    pub fn restore_stdin(&mut self, writer: JoinHandle<Option<ChildStdin>>) {
+    pub(crate) fn restore_stdin(&mut self, writer: JoinHandle<Option<ChildStdin>>) {
         self.stdin = writer.join().expect("writer thread");
     }
 
     /// Takes the stdin handle (for a caller that streams on its own thread).
-    pub fn take_stdin(&mut self) -> ChildStdin {
+    pub(crate) fn take_stdin(&mut self) -> ChildStdin {
         self.stdin.take().expect("stdin is open")
     }
 
     /// Closes stdin now: the server sees end-of-file.
-    pub fn close_stdin(&mut self) {
+    pub(crate) fn close_stdin(&mut self) {
         drop(self.stdin.take());
         self.closed_at = Some(Instant::now());
     }
 
     /// Records that stdin was closed at `at` by another thread.
-    pub fn stdin_closed_at(&mut self, at: Instant) {
+    pub(crate) fn stdin_closed_at(&mut self, at: Instant) {
         self.closed_at = Some(at);
     }
 
     /// The next stdout line; fails the test if none comes within
     /// [`DEADLINE`] or stdout ends first.
-    pub fn next_line(&mut self) -> Vec<u8> {
+    pub(crate) fn next_line(&mut self) -> Vec<u8> {
         match self.reader().recv_timeout(DEADLINE) {
             Ok(line) => line,
             Err(RecvTimeoutError::Timeout) => {
@@ -181,7 +181,7 @@ impl Proc {
 
     /// Every stdout line until stdout ends (the server exited or closed it);
     /// fails the test if that takes longer than [`DEADLINE`].
-    pub fn rest(&mut self) -> Vec<Vec<u8>> {
+    pub(crate) fn rest(&mut self) -> Vec<Vec<u8>> {
         let end = Instant::now() + DEADLINE;
         let mut lines = Vec::new();
         loop {
@@ -199,7 +199,7 @@ impl Proc {
 
     /// Peak resident memory so far, in KiB (`VmHWM` of /proc/<pid>/status).
     /// Only meaningful while the process is alive.
-    pub fn peak_rss_kib(&self) -> u64 {
+    pub(crate) fn peak_rss_kib(&self) -> u64 {
         let status = std::fs::read_to_string(format!("/proc/{}/status", self.pid()))
             .expect("the server is still running");
         status
@@ -212,7 +212,7 @@ impl Proc {
 
     /// Whether the process exits within `wait` (polling; it is not reaped
     /// for good until [`Proc::wait`]).
-    pub fn exited_within(&mut self, wait: Duration) -> bool {
+    pub(crate) fn exited_within(&mut self, wait: Duration) -> bool {
         let end = Instant::now() + wait;
         loop {
             if self.child.try_wait().expect("try_wait").is_some() {
@@ -227,7 +227,7 @@ impl Proc {
 
     /// Waits for the process to exit, at most [`DEADLINE`] (then kills it
     /// and fails the test), and collects its stderr.
-    pub fn wait(mut self) -> Exit {
+    pub(crate) fn wait(mut self) -> Exit {
         let end = Instant::now() + DEADLINE;
         let status = loop {
             match self.child.try_wait().expect("try_wait") {

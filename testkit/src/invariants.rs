@@ -1,0 +1,346 @@
+//! Invariant checks of one reply, for property tests, fuzz targets and
+//! corpus replay: given a configuration, an input line and the reply bytes
+//! (empty: no reply), whether the reply is the model's
+//! ([`crate::model`], exact: id, code, message, data, result content) and
+//! keeps the invariants the model does not state, which hold for every
+//! line, even one whose reply the model cannot tell. No schema validation
+//! here (too slow for fuzzing); the properties validate against the
+//! official schema separately with [`crate::schema`].
+//!
+//! What [`Checker::check`] asserts:
+//!
+//! | invariant | how |
+//! | --- | --- |
+//! | the model's reply | [`crate::model::Expect::check`]: a reply exactly when one is due, the id as raw text, the exact error or result content |
+//! | at most one line, valid JSON-RPC | [`crate::model::read_reply`]: one line, UTF-8, an object with `jsonrpc`, `id` and exactly one of `result` and `error` |
+//! | known errors | an integer code this server may emit; `-32700` with id null; `-32022` with the full supported list and the requested version |
+//! | results | an object; `resultType: "complete"` while the legacy path is off; a successful tool result carries `structuredContent`, and a text block whose JSON equals it |
+//! | no leak | no value of an order the user may not read (id, owner, status, time, source version) appears in the reply, unless it also appears in the request line or in what the server says without those orders |
+//! | noninterference | the reply equals, byte for byte, the reply of the same server built without the orders the user may not read |
+//!
+//! Spec: JSON-RPC 2.0 sections 4 and 5 (one response per request, id
+//! echoed, null when unreadable); 2026-07-28 `basic/transports/stdio.mdx`
+//! (one message per line, no embedded newlines), `basic/index.mdx`
+//! (notifications are never answered; error codes), `basic/versioning.mdx`
+//! (`UnsupportedProtocolVersionError`), `server/tools.mdx` ("Structured
+//! Content"); DEC12 (not yours == not found).
+
+use serde_json::Value;
+
+use crate::model::{self, Expect, ReplyLine};
+use mcp_reference::Server;
+use mcp_reference::{Config, Order};
+
+/// The error codes this server may emit.
+pub const CODES: &[i64] = &[-32700, -32600, -32601, -32602, -32603, -32021, -32022];
+
+// ---------------------------------------------------------------------------
+// The checks
+
+/// One value of an order the user may not read.
+#[derive(Debug, Clone)]
+struct Secret {
+    value: String,
+    escaped: String,
+    order_id: String,
+    field: &'static str,
+}
+
+/// The invariant checks for one configuration, with what they need built
+/// once: the values the user may not read, and the same server without
+/// them.
+pub struct Checker {
+    config: Config,
+    public: Server,
+    secrets: Vec<Secret>,
+    constant: Vec<u8>,
+}
+
+/// Escaped as inside a JSON string literal (without the quotes).
+fn escaped(s: &str) -> String {
+    let quoted = serde_json::to_string(s).unwrap_or_default();
+    quoted
+        .strip_prefix('"')
+        .and_then(|q| q.strip_suffix('"'))
+        .unwrap_or_default()
+        .to_string()
+}
+
+fn contains(haystack: &[u8], needle: &str) -> bool {
+    !needle.is_empty() && memchr::memmem::find(haystack, needle.as_bytes()).is_some()
+}
+
+impl Checker {
+    /// Prepares the checks for `config`.
+    pub fn new(config: &Config) -> Checker {
+        let user = config.user();
+        let (readable, forbidden): (Vec<&Order>, Vec<&Order>) =
+            config.orders().iter().partition(|o| o.owner == user);
+        let public_config = config
+            .clone()
+            .with_orders(readable.into_iter().cloned().collect())
+            .unwrap_or_else(|_| config.clone());
+        let public = Server::new(public_config);
+        let secrets = forbidden
+            .iter()
+            .flat_map(|o| {
+                [
+                    ("order_id", &o.order_id),
+                    ("owner", &o.owner),
+                    ("status", &o.status),
+                    ("as_of", &o.as_of),
+                    ("source_version", &o.source_version),
+                ]
+                .map(|(field, value)| Secret {
+                    value: value.clone(),
+                    escaped: escaped(value),
+                    order_id: o.order_id.clone(),
+                    field,
+                })
+            })
+            .collect();
+        // What the server says without any request-specific input: its
+        // constant results (discover, the tool list, the tool texts).
+        let version = serde_json::to_string(config.versions().first().map_or("", |v| v.as_str()))
+            .unwrap_or_default();
+        let meta = format!(
+            r#""_meta":{{"io.modelcontextprotocol/protocolVersion":{version},"io.modelcontextprotocol/clientCapabilities":{{}}}}"#
+        );
+        let mut constant = Vec::new();
+        for params in [
+            String::new(),
+            r#","name":"get_order","arguments":{"order_id":""}"#.to_string(),
+            r#","name":"get_order","arguments":{}"#.to_string(),
+            r#","name":"lookup_stock","arguments":{}"#.to_string(),
+            r#","name":"lookup_stock","arguments":{"product_id":""}"#.to_string(),
+        ] {
+            for method in ["server/discover", "tools/list", "tools/call"] {
+                let line = format!(
+                    r#"{{"jsonrpc":"2.0","id":1,"method":"{method}","params":{{{meta}{params}}}}}"#
+                );
+                if let Some(reply) = public.respond(line.as_bytes()) {
+                    constant.extend_from_slice(&reply);
+                }
+            }
+        }
+        Checker {
+            config: config.clone(),
+            public,
+            secrets,
+            constant,
+        }
+    }
+
+    /// The configuration checked against.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// The reply of the same server without the orders the user may not
+    /// read (empty: no reply).
+    pub fn public_reply(&self, line: &[u8]) -> Vec<u8> {
+        let mut out = Vec::new();
+        self.public.respond_into(line, &mut out);
+        out
+    }
+
+    /// Every invariant, for a reply of the core (or of a session to a line
+    /// the core answers): the model's expectation for the core, the
+    /// invariants beyond it, and the reply equals the reply of the same
+    /// server without the orders the user may not read.
+    pub fn check(&self, line: &[u8], reply: &[u8]) -> Result<(), String> {
+        self.check_with(line, reply, &model::expect_line(&self.config, line))
+    }
+
+    /// [`Checker::check`] with the model's expectation already computed.
+    pub fn check_with(&self, line: &[u8], reply: &[u8], expect: &Expect) -> Result<(), String> {
+        let public = self.public_reply(line);
+        self.generic(line, reply, &public, expect)?;
+        if reply != public.as_slice() {
+            return Err(format!(
+                "the reply depends on orders the user may not read: {} without them, {} with them",
+                show(&public),
+                show(reply)
+            ));
+        }
+        Ok(())
+    }
+
+    fn generic(
+        &self,
+        line: &[u8],
+        reply: &[u8],
+        public: &[u8],
+        expect: &Expect,
+    ) -> Result<(), String> {
+        expect.check(&self.config, reply)?;
+        if reply.is_empty() {
+            return Ok(());
+        }
+        let read = model::read_reply(reply)?;
+        self.check_error(&read)?;
+        self.check_result(&read.value)?;
+        self.check_leak(line, reply, public)
+    }
+
+    fn check_error(&self, read: &ReplyLine) -> Result<(), String> {
+        let value = &read.value;
+        let Some(error) = &read.error else {
+            return Ok(());
+        };
+        let code = error.get("code").and_then(Value::as_i64);
+        if !code.is_some_and(|c| CODES.contains(&c)) {
+            return Err(format!("an error code this server may not emit: {value}"));
+        }
+        if !error.get("message").is_some_and(Value::is_string) {
+            return Err(format!("an error needs a string message: {value}"));
+        }
+        if code == Some(-32700) && read.id != "null" {
+            return Err(format!("-32700 needs id null: {value}"));
+        }
+        if code == Some(-32022) {
+            let supported = crate::model::supported_versions(&self.config);
+            if error.pointer("/data/supported") != Some(&serde_json::json!(supported)) {
+                return Err(format!(
+                    "-32022 must list every supported version {supported:?}: {value}"
+                ));
+            }
+            if !error
+                .pointer("/data/requested")
+                .is_some_and(Value::is_string)
+            {
+                return Err(format!("-32022 must name the requested version: {value}"));
+            }
+        }
+        Ok(())
+    }
+
+    fn check_result(&self, value: &Value) -> Result<(), String> {
+        let Some(result) = value.get("result") else {
+            return Ok(());
+        };
+        if !result.is_object() {
+            return Err(format!("a result must be an object: {value}"));
+        }
+        if self.config.legacy_versions().is_empty()
+            && result.get("resultType") != Some(&Value::from("complete"))
+        {
+            return Err(format!(
+                "a 2026-07-28 result needs resultType \"complete\": {value}"
+            ));
+        }
+        structured(result).map_err(|e| format!("{e}: {value}"))
+    }
+
+    fn check_leak(&self, line: &[u8], reply: &[u8], public: &[u8]) -> Result<(), String> {
+        for s in &self.secrets {
+            let shown = [s.value.as_str(), s.escaped.as_str()];
+            let in_reply = shown.iter().any(|v| contains(reply, v));
+            if !in_reply {
+                continue;
+            }
+            let said_anyway = shown
+                .iter()
+                .any(|v| contains(line, v) || contains(public, v) || contains(&self.constant, v));
+            if !said_anyway {
+                return Err(format!(
+                    "the reply leaks {} {:?} of order {:?}, which the user may not read: {}",
+                    s.field,
+                    s.value,
+                    s.order_id,
+                    show(reply)
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// All invariants of [`Checker::check`], building the checker for one use.
+pub fn check(config: &Config, line: &[u8], reply: &[u8]) -> Result<(), String> {
+    Checker::new(config).check(line, reply)
+}
+
+fn show(bytes: &[u8]) -> String {
+    if bytes.is_empty() {
+        "no reply".into()
+    } else {
+        String::from_utf8_lossy(bytes).trim_end().to_string()
+    }
+}
+
+/// At most one line: empty, or one line ending with its only `\n`, with no
+/// `\r` anywhere (so no host splitting on CR LF sees two). The shape of
+/// the line is [`crate::model::read_reply`]'s to check.
+pub fn framing(reply: &[u8]) -> Result<(), String> {
+    if reply.is_empty() {
+        return Ok(());
+    }
+    if reply.last() != Some(&b'\n') {
+        return Err(format!(
+            "the reply does not end with a newline: {}",
+            show(reply)
+        ));
+    }
+    let newlines = memchr::memchr_iter(b'\n', reply).count();
+    if newlines != 1 {
+        return Err(format!(
+            "the reply has {newlines} newlines: {}",
+            show(reply)
+        ));
+    }
+    if memchr::memchr(b'\r', reply).is_some() {
+        return Err(format!("the reply has a carriage return: {}", show(reply)));
+    }
+    if std::str::from_utf8(reply).is_err() {
+        return Err("the reply is not UTF-8".into());
+    }
+    Ok(())
+}
+
+/// The reply's raw id equals `expected` (the request's raw id text), or is
+/// `null` when `expected` is `None`. Compared on the raw bytes, so integers
+/// of any size must come back digit for digit.
+pub fn id_echo(expected: Option<&str>, reply: &[u8]) -> Result<(), String> {
+    let got = model::read_reply(reply)?.id;
+    let want = expected.unwrap_or("null");
+    if got != want {
+        return Err(format!(
+            "the reply's id is {got}, the request's {want}: {}",
+            show(reply)
+        ));
+    }
+    Ok(())
+}
+
+/// A tool result's text content equals its `structuredContent`: when
+/// `structuredContent` is present, a text block holds the same JSON; a
+/// successful tool result (`isError: false`) has it (every tool here
+/// declares an `outputSchema`).
+pub fn structured(result: &Value) -> Result<(), String> {
+    let structured = result.get("structuredContent");
+    if result.get("isError") == Some(&Value::Bool(false)) && structured.is_none() {
+        return Err("a successful tool result needs structuredContent".into());
+    }
+    let Some(structured) = structured else {
+        return Ok(());
+    };
+    let texts: Vec<&str> = result
+        .get("content")
+        .and_then(Value::as_array)
+        .map(|blocks| {
+            blocks
+                .iter()
+                .filter(|b| b.get("type") == Some(&Value::from("text")))
+                .filter_map(|b| b.get("text")?.as_str())
+                .collect()
+        })
+        .unwrap_or_default();
+    let same = texts
+        .iter()
+        .any(|t| serde_json::from_str::<Value>(t).ok().as_ref() == Some(structured));
+    if !same {
+        return Err("no text block holds the structuredContent".into());
+    }
+    Ok(())
+}

@@ -1,0 +1,229 @@
+//! The executable model of `docs/behavior.md`: given a request line (bytes,
+//! read with the model's own parser into the one JSON tree), the
+//! configuration and, on the legacy path, the model's own session state,
+//! what the reply must be (silence, an error with its id, code, message and
+//! data, or a result of a given kind with its content where the
+//! configuration fixes it) and which row of `docs/behavior.md` decided it.
+//!
+//! It is the one oracle of the test kit: the property tests, the state
+//! machine test, the fuzz checks, the corpus replay, `diff` and the benches
+//! all compare the server with it. It depends only on the server's `Config`
+//! (the data of a configuration) and serde_json, never on the server's
+//! decoders or decisions, and reads the code and message of every fixed
+//! error from the row registry `docs/rows.json` ([`rows`]), so that it can
+//! move to a test-kit package of its own.
+//!
+//! The order of checks is that of `docs/behavior.md`, "Order of checks":
+//! framing -> envelope -> `initialize` -> `params._meta` (version before the
+//! other fields) -> method -> params -> the tool's `inputSchema` -> the tool.
+//!
+//! | rows | where |
+//! | --- | --- |
+//! | F1, F2, F3 | [`core::frame`] |
+//! | E1, E2, E3, E4 | [`core::frame`] (UTF-8) and [`parse::parse`] (syntax, depth, numbers, surrogates), judged in [`core::refused`] |
+//! | E5, E6, E7, E8, E9, E11, E12, E13, E14, E15, E16 | [`core::envelope`] |
+//! | E10, E17 | [`core::envelope`] (noted on the reply) |
+//! | D6 | [`core::initialize`] |
+//! | M1 to M13, M15 | [`core::meta`] (M10, M15: [`core::meta`] refining M7 and M1 to M4) |
+//! | M14, M16 | [`core::meta`], [`core::call`] (noted on the reply) |
+//! | D1 to D5 | [`core::method`] |
+//! | T1 to T9 | [`core::call`] |
+//! | W1 | [`canonical::check`], applied by [`read_reply`] to every reply; named by [`Expect::rows`] for every reply due |
+//! | L1 to L13 | [`legacy::step`] and [`legacy::serve`] |
+//! | L14, L15, L16, L17 | [`legacy::step`] (era), [`core::meta`] (L15, L17), [`core::method`] (L16) |
+//!
+//! The contract's decisions are cited by the ids `docs/behavior.md` gives
+//! them (DEC1 to DEC15).
+
+pub mod canonical;
+pub mod core;
+pub mod legacy;
+pub mod parse;
+pub mod reply;
+pub mod rows;
+pub mod tree;
+
+use serde_json::Value;
+
+pub use self::core::{expect_line, supported_versions};
+pub use self::legacy::State;
+pub use self::parse::{Parsed, Refusal, parse};
+pub use self::reply::{ReplyLine, read_reply};
+pub use self::tree::{Esc, Json, MAX_DEPTH, Member};
+
+/// The era a reply is shaped for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Era {
+    /// 2026-07-28: results carry `resultType` and serverInfo `_meta`.
+    Modern,
+    /// 2025-11-25 / 2025-06-18 through the handshake: neither.
+    Legacy,
+}
+
+/// The kind of a result, with what the configuration fixes of its content.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Body {
+    /// `server/discover` (D1).
+    Discover,
+    /// `tools/list` (D2, L8).
+    ToolsList,
+    /// `get_order` of this order of the user's (T4, T7).
+    Order(String),
+    /// `get_order` of an order the user may not read, or of none (T5).
+    NotVisible,
+    /// Arguments that break this tool's `inputSchema` (T6, T9, L11).
+    InvalidArguments(&'static str),
+    /// `lookup_stock` of this product (T8).
+    Stock(String),
+    /// `lookup_stock` of a product not in the table (T8).
+    UnknownProduct,
+    /// `initialize`, negotiated to this legacy version (L1, L2).
+    Initialize(String),
+    /// `ping`'s empty result (L7).
+    Empty,
+}
+
+impl Body {
+    /// The method whose result this is.
+    pub fn method(&self) -> &'static str {
+        match self {
+            Body::Discover => "server/discover",
+            Body::ToolsList => "tools/list",
+            Body::Initialize(_) => "initialize",
+            Body::Empty => "ping",
+            _ => "tools/call",
+        }
+    }
+
+    /// The tool that runs for this result, if any.
+    pub fn tool(&self) -> Option<&'static str> {
+        match self {
+            Body::Order(_) | Body::NotVisible => Some(GET_ORDER),
+            Body::Stock(_) | Body::UnknownProduct => Some(LOOKUP_STOCK),
+            _ => None,
+        }
+    }
+}
+
+/// What the reply to a line must be.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Reply {
+    /// No reply.
+    Silence,
+    /// A JSON-RPC error.
+    Error {
+        /// The raw JSON text of the id to echo (`None`: null).
+        id: Option<String>,
+        /// The code.
+        code: i64,
+        /// The exact message.
+        message: String,
+        /// The exact `data`, if any (`None`: no `data` member).
+        data: Option<Value>,
+    },
+    /// A result.
+    Result {
+        /// The raw JSON text of the id to echo.
+        id: String,
+        /// Its era's shape.
+        era: Era,
+        /// Its kind and content.
+        body: Body,
+    },
+    /// The contract does not say (see [`Refusal::Unsure`]).
+    Unknown,
+}
+
+/// The model's answer for one line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Expect {
+    /// The row of `docs/behavior.md` that decided the reply.
+    pub row: &'static str,
+    /// Rows that also applied on the way (an id echoed, members ignored,
+    /// a carriage return stripped, the legacy path's lists).
+    pub notes: Vec<&'static str>,
+    /// The reply.
+    pub reply: Reply,
+}
+
+/// The tool names the model knows.
+pub const GET_ORDER: &str = "get_order";
+/// See [`GET_ORDER`].
+pub const LOOKUP_STOCK: &str = "lookup_stock";
+
+impl Expect {
+    /// An expectation decided by `row`.
+    pub fn new(row: &'static str, reply: Reply) -> Expect {
+        Expect {
+            row,
+            notes: Vec::new(),
+            reply,
+        }
+    }
+
+    /// The fixed error of `row` (from the registry), with `id`.
+    pub fn fixed(row: &'static str, id: Option<String>) -> Expect {
+        let (code, message) = rows::fixed(row);
+        Expect::new(
+            row,
+            Reply::Error {
+                id,
+                code,
+                message,
+                data: None,
+            },
+        )
+    }
+
+    /// Adds a row that also applied.
+    pub fn note(mut self, row: &'static str) -> Expect {
+        if !self.notes.contains(&row) {
+            self.notes.push(row);
+        }
+        self
+    }
+
+    /// Every row this expectation names: the deciding one, then the notes,
+    /// then W1 (the canonical form) when a reply is due.
+    pub fn rows(&self) -> impl Iterator<Item = &'static str> + '_ {
+        let form = (self.replies() == Some(true)).then_some("W1");
+        std::iter::once(self.row)
+            .chain(self.notes.iter().copied())
+            .chain(form)
+    }
+
+    /// Whether a reply is due (`None`: the model cannot tell).
+    pub fn replies(&self) -> Option<bool> {
+        match self.reply {
+            Reply::Silence => Some(false),
+            Reply::Unknown => None,
+            _ => Some(true),
+        }
+    }
+
+    /// The tool that must run exactly once: `Some(None)` when none may run,
+    /// `None` when the model cannot tell.
+    pub fn runs(&self) -> Option<Option<&'static str>> {
+        match &self.reply {
+            Reply::Unknown => None,
+            Reply::Result { body, .. } => Some(body.tool()),
+            _ => Some(None),
+        }
+    }
+
+    /// The error code, for an error.
+    pub fn code(&self) -> Option<i64> {
+        match &self.reply {
+            Reply::Error { code, .. } => Some(*code),
+            _ => None,
+        }
+    }
+
+    /// The body, for a result.
+    pub fn body(&self) -> Option<&Body> {
+        match &self.reply {
+            Reply::Result { body, .. } => Some(body),
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,366 @@
+//! The one reply reader of the test kit, and the comparison of a reply
+//! with the model's [`Expect`].
+//!
+//! [`read_reply`] turns a reply (the bytes a server wrote for one line,
+//! newline included) into a [`ReplyLine`] once: the framing checked (one
+//! line, UTF-8, no carriage return), the canonical form checked (row W1,
+//! [`super::canonical`]), the envelope checked (a JSON object
+//! with `jsonrpc: "2.0"`, an `id`, exactly one of `result` and `error`,
+//! nothing else), the raw text of the id kept byte for byte, and the rest
+//! as `serde_json::Value`s. [`Expect::check`] then compares content as
+//! JSON values (never member order, which byte tests pin elsewhere).
+//!
+//! Rows: every reply rule of `docs/behavior.md`; the reply shapes of D1,
+//! D2, T4 to T9, L1, L7 to L11, and E10 (the id compared as raw text).
+
+use serde_json::{Map, Value, json};
+
+use super::canonical;
+use super::core::supported_versions;
+use super::parse::parse;
+use super::tree::Json;
+use super::{Body, Era, Expect, GET_ORDER, LOOKUP_STOCK, Reply};
+use mcp_reference::Config;
+
+/// A reply, read once.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReplyLine {
+    /// The raw JSON text of the reply's `id`.
+    pub id: String,
+    /// The whole reply as a value (an id serde_json cannot hold becomes a
+    /// string of its digits).
+    pub value: Value,
+    /// `result`, for a result.
+    pub result: Option<Value>,
+    /// `error`, for an error.
+    pub error: Option<Value>,
+}
+
+impl ReplyLine {
+    /// `error.code`.
+    pub fn code(&self) -> Option<i64> {
+        self.error.as_ref()?.get("code")?.as_i64()
+    }
+}
+
+fn show(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).trim_end().to_string()
+}
+
+/// Reads one reply (ending with its newline): framing and envelope checked,
+/// `Err` saying what is wrong.
+pub fn read_reply(reply: &[u8]) -> Result<ReplyLine, String> {
+    let Some(body) = reply.strip_suffix(b"\n") else {
+        return Err(format!(
+            "the reply does not end with a newline: {}",
+            show(reply)
+        ));
+    };
+    if body.contains(&b'\n') {
+        return Err(format!("the reply is more than one line: {}", show(reply)));
+    }
+    if body.contains(&b'\r') {
+        return Err(format!("the reply has a carriage return: {}", show(reply)));
+    }
+    if std::str::from_utf8(body).is_err() {
+        return Err("the reply is not UTF-8".into());
+    }
+    let parsed =
+        parse(body).map_err(|e| format!("the reply is not JSON ({e:?}): {}", show(reply)))?;
+    let Json::Obj(_) = &parsed.tree else {
+        return Err(format!("the reply is not an object: {}", show(reply)));
+    };
+    canonical::check(&parsed.tree, body, parsed.ids.first().map(String::as_str))
+        .map_err(|e| format!("{e}: {}", show(reply)))?;
+    if parsed.tree.has_duplicate() {
+        return Err(format!("the reply names a member twice: {}", show(reply)));
+    }
+    let value = parsed.tree.to_value();
+    let id = match parsed.ids.as_slice() {
+        [id] => id.clone(),
+        _ => return Err(format!("the reply has no id: {}", show(reply))),
+    };
+    if value.get("jsonrpc") != Some(&json!("2.0")) {
+        return Err(format!("the reply needs jsonrpc \"2.0\": {}", show(reply)));
+    }
+    let result = value.get("result").cloned();
+    let error = value.get("error").cloned();
+    if result.is_some() == error.is_some() {
+        return Err(format!(
+            "the reply needs exactly one of result and error: {}",
+            show(reply)
+        ));
+    }
+    if parsed.tree.names().count() != 3 {
+        return Err(format!(
+            "the reply has members beyond jsonrpc, id, result|error: {}",
+            show(reply)
+        ));
+    }
+    if id != "null" && !id.starts_with('"') && !is_integer(&id) {
+        return Err(format!(
+            "the reply's id is not null, a string or an integer: {id}"
+        ));
+    }
+    Ok(ReplyLine {
+        id,
+        value,
+        result,
+        error,
+    })
+}
+
+fn is_integer(raw: &str) -> bool {
+    let digits = raw.strip_prefix('-').unwrap_or(raw);
+    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+}
+
+impl Expect {
+    /// Checks a reply (empty: none) against the expectation. `Err` says
+    /// what differs, naming the deciding row.
+    pub fn check(&self, config: &Config, reply: &[u8]) -> Result<(), String> {
+        let read = match (self.replies(), reply.is_empty()) {
+            (None, true) => return Ok(()),
+            (Some(false), true) => return Ok(()),
+            (Some(true), true) => {
+                return Err(format!("row {}: expected a reply, got none", self.row));
+            }
+            (Some(false), false) => {
+                return Err(format!(
+                    "row {}: expected no reply, got {}",
+                    self.row,
+                    show(reply)
+                ));
+            }
+            (_, false) => read_reply(reply)?,
+        };
+        self.check_read(config, &read)
+            .map_err(|e| format!("row {}: {e}: {}", self.row, show(reply)))
+    }
+
+    /// [`Expect::check`] for a reply already read.
+    pub fn check_read(&self, config: &Config, read: &ReplyLine) -> Result<(), String> {
+        match &self.reply {
+            Reply::Silence => Err("expected no reply".into()),
+            Reply::Unknown => Ok(()),
+            Reply::Error {
+                id,
+                code,
+                message,
+                data,
+            } => {
+                let want = id.as_deref().unwrap_or("null");
+                if read.id != want {
+                    return Err(format!("id {}, expected {want}", read.id));
+                }
+                let want_error = match data {
+                    None => json!({ "code": code, "message": message }),
+                    Some(d) => json!({ "code": code, "message": message, "data": d }),
+                };
+                match &read.error {
+                    Some(e) if *e == want_error => Ok(()),
+                    _ => Err(format!("expected error {want_error}")),
+                }
+            }
+            Reply::Result { id, era, body } => {
+                if read.id != *id {
+                    return Err(format!("id {}, expected {id}", read.id));
+                }
+                let result = read
+                    .result
+                    .as_ref()
+                    .and_then(Value::as_object)
+                    .ok_or("expected a result object")?;
+                check_result(config, *era, body, result)
+            }
+        }
+    }
+}
+
+/// The members a result of `era` carries besides its own, and their values.
+fn era_members(config: &Config, era: Era) -> Map<String, Value> {
+    let mut m = Map::new();
+    if era == Era::Modern {
+        let identity = config.identity();
+        m.insert("resultType".into(), json!("complete"));
+        m.insert(
+            "_meta".into(),
+            json!({ "io.modelcontextprotocol/serverInfo":
+                { "name": identity.name, "version": identity.version } }),
+        );
+    }
+    m
+}
+
+fn hint(m: &mut Map<String, Value>, h: mcp_reference::CacheHint) {
+    m.insert("ttlMs".into(), json!(h.ttl_ms));
+    m.insert("cacheScope".into(), json!(h.scope.as_str()));
+}
+
+fn check_result(
+    config: &Config,
+    era: Era,
+    body: &Body,
+    result: &Map<String, Value>,
+) -> Result<(), String> {
+    let mut want = era_members(config, era);
+    let identity = config.identity();
+    let exact = |want: Map<String, Value>| {
+        if *result == want {
+            Ok(())
+        } else {
+            Err(format!("expected the result {}", Value::Object(want)))
+        }
+    };
+    match body {
+        Body::Discover => {
+            want.insert("supportedVersions".into(), json!(config.versions()));
+            want.insert("capabilities".into(), json!({ "tools": {} }));
+            if let Some(i) = &identity.instructions {
+                want.insert("instructions".into(), json!(i));
+            }
+            hint(&mut want, config.discover_cache());
+            exact(want)
+        }
+        Body::Initialize(version) => {
+            want.insert("protocolVersion".into(), json!(version));
+            want.insert("capabilities".into(), json!({ "tools": {} }));
+            want.insert(
+                "serverInfo".into(),
+                json!({ "name": identity.name, "version": identity.version }),
+            );
+            if let Some(i) = &identity.instructions {
+                want.insert("instructions".into(), json!(i));
+            }
+            exact(want)
+        }
+        Body::Empty => exact(want),
+        Body::ToolsList => {
+            let tools = result.get("tools").cloned().unwrap_or_default();
+            let names: Vec<&str> = tools
+                .as_array()
+                .map(|t| t.iter().filter_map(|t| t.get("name")?.as_str()).collect())
+                .unwrap_or_default();
+            let mut expected = vec![GET_ORDER];
+            if config.stock().is_some() {
+                expected.push(LOOKUP_STOCK);
+            }
+            if names != expected {
+                return Err(format!("tools {names:?}, expected {expected:?}"));
+            }
+            let schemas = tools.as_array().is_some_and(|t| {
+                t.iter()
+                    .all(|t| t.get("inputSchema").is_some_and(Value::is_object))
+            });
+            if !schemas {
+                return Err("every tool needs an inputSchema object".into());
+            }
+            want.insert("tools".into(), tools);
+            if era == Era::Modern {
+                hint(&mut want, config.tools_cache());
+            }
+            exact(want)
+        }
+        Body::Order(order_id) => {
+            let order = config
+                .orders()
+                .iter()
+                .find(|o| &o.order_id == order_id)
+                .ok_or("the model named an order the configuration lacks")?;
+            let snapshot = json!({
+                "order_id": order.order_id, "status": order.status,
+                "as_of": order.as_of, "source_version": order.source_version,
+            });
+            structured(want, result, snapshot)
+        }
+        Body::Stock(product_id) => {
+            let item = config
+                .stock()
+                .unwrap_or_default()
+                .iter()
+                .find(|s| &s.product_id == product_id)
+                .ok_or("the model named a product the configuration lacks")?;
+            structured(
+                want,
+                result,
+                json!({ "product_id": item.product_id, "stock": item.stock }),
+            )
+        }
+        Body::NotVisible => tool_error(want, result, ""),
+        Body::UnknownProduct => tool_error(
+            want,
+            result,
+            "No product with that id is in the stock table.",
+        ),
+        Body::InvalidArguments(tool) => {
+            tool_error(want, result, &format!("Invalid arguments for {tool}"))
+        }
+    }
+}
+
+/// A successful tool result: `structuredContent` is `content`, and one
+/// text block holds the same JSON (T4, T8).
+fn structured(
+    mut want: Map<String, Value>,
+    result: &Map<String, Value>,
+    content: Value,
+) -> Result<(), String> {
+    let text = result
+        .get("content")
+        .and_then(|c| c.as_array())
+        .and_then(|blocks| match blocks.as_slice() {
+            [block] if block.get("type") == Some(&json!("text")) => block.get("text"),
+            _ => None,
+        })
+        .and_then(Value::as_str)
+        .ok_or("expected one text block")?;
+    let parsed: Value =
+        serde_json::from_str(text).map_err(|e| format!("the text block is not JSON ({e})"))?;
+    if parsed != content {
+        return Err(format!(
+            "the text block is not the structured content {content}"
+        ));
+    }
+    want.insert("content".into(), json!([{ "type": "text", "text": text }]));
+    want.insert("structuredContent".into(), content);
+    want.insert("isError".into(), json!(false));
+    if *result == want {
+        Ok(())
+    } else {
+        Err(format!("expected the result {}", Value::Object(want)))
+    }
+}
+
+/// An `isError` tool result: one text block, starting with `prefix` (the
+/// part of the text `docs/behavior.md` states), no `structuredContent`
+/// (T5, T6, T8, T9).
+fn tool_error(
+    mut want: Map<String, Value>,
+    result: &Map<String, Value>,
+    prefix: &str,
+) -> Result<(), String> {
+    let text = result
+        .get("content")
+        .and_then(|c| c.as_array())
+        .and_then(|blocks| match blocks.as_slice() {
+            [block] if block.get("type") == Some(&json!("text")) => block.get("text"),
+            _ => None,
+        })
+        .and_then(Value::as_str)
+        .ok_or("expected one text block")?;
+    if !text.starts_with(prefix) || text.is_empty() {
+        return Err(format!("the text should start with {prefix:?}"));
+    }
+    want.insert("content".into(), json!([{ "type": "text", "text": text }]));
+    want.insert("isError".into(), json!(true));
+    if *result == want {
+        Ok(())
+    } else {
+        Err(format!("expected the result {}", Value::Object(want)))
+    }
+}
+
+/// The versions a `-32022` lists, for callers that check only that.
+pub fn supported_list(config: &Config) -> Value {
+    json!(supported_versions(config))
+}

@@ -1,0 +1,56 @@
+//! The row registry, `docs/rows.json`: one entry per row of
+//! `docs/behavior.md` (`id`, `section`, `rule`, and for a row whose reply is
+//! a fixed error its `code` and `message`). The model takes the code and
+//! message of every fixed error from here, so they are written once, in
+//! the registry, and never copied from the server's constants.
+
+use std::sync::OnceLock;
+
+use serde::Deserialize;
+
+/// The registry's text, compiled in.
+pub const REGISTRY: &str = include_str!("../../../docs/rows.json");
+
+/// One row of the registry.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Row {
+    /// `F1` ... `L17`.
+    pub id: String,
+    /// The section of `docs/behavior.md` it is in.
+    pub section: String,
+    /// The rule, one line.
+    pub rule: String,
+    /// The code of the row's fixed error, if its reply is one.
+    #[serde(default)]
+    pub code: Option<i64>,
+    /// The message of the row's fixed error.
+    #[serde(default)]
+    pub message: Option<String>,
+}
+
+/// Every row, in registry order (empty if the registry does not parse;
+/// `tests/rows.rs` fails then).
+pub fn rows() -> &'static [Row] {
+    static ROWS: OnceLock<Vec<Row>> = OnceLock::new();
+    ROWS.get_or_init(|| serde_json::from_str(REGISTRY).unwrap_or_default())
+}
+
+/// The row `id`, if the registry has it.
+pub fn row(id: &str) -> Option<&'static Row> {
+    rows().iter().find(|r| r.id == id)
+}
+
+/// The fixed error of row `id`: its code and message. A row without one
+/// gives code 0 and a message saying so, which no reply matches, so a
+/// registry that lost an entry fails the tests instead of panicking.
+pub fn fixed(id: &str) -> (i64, String) {
+    match row(id) {
+        Some(Row {
+            code: Some(code),
+            message: Some(message),
+            ..
+        }) => (*code, message.clone()),
+        _ => (0, format!("docs/rows.json has no fixed error for row {id}")),
+    }
+}

@@ -1,0 +1,179 @@
+//! Validation of wire messages against the official MCP JSON Schemas.
+//!
+//! The server never uses this module: it is the oracle's own check, used by
+//! the tests, the fuzz targets and `mcp-reference check`. The schemas are
+//! not part of this project; they are read at run time from the folder
+//! named by `MCP_SPEC_DIR`, or else `../shared/spec`, laid out as
+//! `<version>/schema.json`.
+//!
+//! A reply is validated twice: as a whole against the schema's message type
+//! for its method (`DiscoverResultResponse`, `ListToolsResultResponse`,
+//! `CallToolResultResponse`, `JSONRPCErrorResponse`, ...), and its `result`
+//! against the result type where the version names no response type. An
+//! error reply whose id is null is validated with the id left out:
+//! JSON-RPC 2.0 requires null there, and the schema's `RequestId` cannot
+//! express it.
+
+use std::path::{Path, PathBuf};
+
+use jsonschema::ValidatorMap;
+use serde_json::Value;
+
+/// The folder holding `<version>/schema.json`: `MCP_SPEC_DIR` if set, else
+/// `../shared/spec` if it exists.
+pub fn spec_dir() -> Option<PathBuf> {
+    if let Some(dir) = std::env::var_os("MCP_SPEC_DIR") {
+        return Some(PathBuf::from(dir));
+    }
+    let beside = Path::new("../shared/spec");
+    beside.is_dir().then(|| beside.to_path_buf())
+}
+
+/// A schema a server advertises (a tool's `inputSchema` or
+/// `outputSchema`), compiled with its formats (`date-time`) asserted.
+pub struct ToolSchema(jsonschema::Validator);
+
+impl ToolSchema {
+    /// Compiles `schema` (JSON Schema 2020-12 unless it says otherwise).
+    pub fn new(schema: &Value) -> Result<ToolSchema, String> {
+        jsonschema::options()
+            .should_validate_formats(true)
+            .build(schema)
+            .map(ToolSchema)
+            .map_err(|e| e.to_string())
+    }
+
+    /// Whether `instance` satisfies the schema.
+    pub fn is_valid(&self, instance: &Value) -> bool {
+        self.0.is_valid(instance)
+    }
+
+    /// Every way `instance` breaks the schema, one sentence each.
+    pub fn errors(&self, instance: &Value) -> Vec<String> {
+        self.0
+            .iter_errors(instance)
+            .map(|e| format!("{} at {}", e.masked(), e.instance_path()))
+            .collect()
+    }
+}
+
+/// The compiled schema of one protocol version.
+pub struct Schema {
+    version: String,
+    map: ValidatorMap,
+    defs: &'static str,
+}
+
+impl Schema {
+    /// Loads `<dir>/<version>/schema.json`.
+    pub fn load(dir: &Path, version: &str) -> Result<Schema, String> {
+        Schema::load_file(&dir.join(version).join("schema.json"), version)
+    }
+
+    /// Loads the schema of `version` from the file at `path`.
+    pub fn load_file(path: &Path, version: &str) -> Result<Schema, String> {
+        let bytes =
+            std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let schema: Value = serde_json::from_slice(&bytes)
+            .map_err(|e| format!("{} is not JSON: {e}", path.display()))?;
+        let defs = if schema.get("$defs").is_some() {
+            "#/$defs/"
+        } else {
+            "#/definitions/"
+        };
+        let map = jsonschema::validator_map_for(&schema)
+            .map_err(|e| format!("{} is not a usable schema: {e}", path.display()))?;
+        Ok(Schema {
+            version: version.to_string(),
+            map,
+            defs,
+        })
+    }
+
+    /// Loads the schema of `version` from [`spec_dir`].
+    pub fn find(version: &str) -> Result<Schema, String> {
+        let dir = spec_dir().ok_or(
+            "no schema folder: set MCP_SPEC_DIR to the folder holding <version>/schema.json",
+        )?;
+        Schema::load(&dir, version)
+    }
+
+    /// The version this schema is for.
+    pub fn version(&self) -> &str {
+        &self.version
+    }
+
+    /// Whether the schema defines `name`.
+    pub fn defines(&self, name: &str) -> bool {
+        self.map.get(&format!("{}{name}", self.defs)).is_some()
+    }
+
+    /// Validates `value` against the definition `name`.
+    pub fn validate(&self, name: &str, value: &Value) -> Result<(), String> {
+        let key = format!("{}{name}", self.defs);
+        let validator = self
+            .map
+            .get(&key)
+            .ok_or_else(|| format!("schema {} has no {name}", self.version))?;
+        let errors: Vec<String> = validator
+            .iter_errors(value)
+            .map(|e| format!("{} at {}", e.masked(), e.instance_path()))
+            .collect();
+        if errors.is_empty() {
+            Ok(())
+        } else {
+            Err(format!(
+                "not a valid {} {name}: {}",
+                self.version,
+                errors.join("; ")
+            ))
+        }
+    }
+
+    /// Validates a reply to a request for `method` (`None`: unknown).
+    pub fn validate_reply(&self, method: Option<&str>, reply: &Value) -> Result<(), String> {
+        let mut reply = reply.clone();
+        if let Some(obj) = reply.as_object_mut()
+            && obj.contains_key("error")
+            && obj.get("id") == Some(&Value::Null)
+        {
+            obj.remove("id");
+        }
+        if reply.get("error").is_some() {
+            let name = if self.defines("JSONRPCErrorResponse") {
+                "JSONRPCErrorResponse"
+            } else {
+                "JSONRPCError"
+            };
+            self.validate(name, &reply)?;
+            if reply["error"]["code"] == -32022 && self.defines("UnsupportedProtocolVersionError") {
+                self.validate("UnsupportedProtocolVersionError", &reply)?;
+            }
+            return Ok(());
+        }
+        let result_type = match method {
+            Some("server/discover") => Some("DiscoverResult"),
+            Some("tools/list") => Some("ListToolsResult"),
+            Some("tools/call") => Some("CallToolResult"),
+            Some("initialize") => Some("InitializeResult"),
+            Some("ping") => Some("EmptyResult"),
+            _ => None,
+        };
+        let response = result_type.map(|r| format!("{r}Response"));
+        match response {
+            Some(response) if self.defines(&response) => self.validate(&response, &reply),
+            _ => {
+                let envelope = if self.defines("JSONRPCResultResponse") {
+                    "JSONRPCResultResponse"
+                } else {
+                    "JSONRPCResponse"
+                };
+                self.validate(envelope, &reply)?;
+                match result_type {
+                    Some(r) => self.validate(r, &reply["result"]),
+                    None => Ok(()),
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,210 @@
+//! Proptest generators of configurations (users, order snapshots with
+//! random owners and values, stock tables or none, cache hints, line
+//! limits) and of tool `arguments` objects, for the properties that vary
+//! the data (rows T4 to T9, M16 and the forbidden-order invariants).
+
+use std::collections::BTreeMap;
+
+use proptest::prelude::*;
+use proptest::sample::select;
+use serde_json::{Value, json};
+
+use super::request::text;
+use mcp_reference::Config;
+
+/// argument check against its advertised `inputSchema`.
+pub fn arguments() -> BoxedStrategy<Value> {
+    let value = prop_oneof![
+        3 => "[A-Za-z0-9-]{0,8}".prop_map(Value::from),
+        1 => any::<i64>().prop_map(Value::from),
+        1 => any::<f64>().prop_filter("finite", |f| f.is_finite()).prop_map(Value::from),
+        1 => any::<bool>().prop_map(Value::from),
+        1 => Just(Value::Null),
+        1 => Just(json!([])),
+        1 => Just(json!(["A-104"])),
+        1 => Just(json!({"order_id": "A-104"})),
+    ];
+    let name = prop_oneof![
+        4 => Just("order_id".to_string()),
+        4 => Just("product_id".to_string()),
+        1 => select(vec!["ORDER_ID", "orderId", "", "extra", "product_id "]).prop_map(String::from),
+        1 => "[a-z_]{1,8}",
+    ];
+    proptest::collection::btree_map(name, value, 0..4)
+        .prop_map(|m| Value::Object(m.into_iter().collect()))
+        .boxed()
+}
+
+/// A user name: the textbook's, names that collide with order values,
+/// unicode, quotes, or random text.
+fn user() -> BoxedStrategy<String> {
+    prop_oneof![
+        3 => select(vec!["mira", "tomas", "ana"]).prop_map(String::from),
+        1 => select(vec!["administrator", "processing", "A-104", "o'brien", "Zoë", "user \"q\"", "back\\slash", "book-orders"])
+            .prop_map(String::from),
+        1 => "[a-z]{1,8}",
+        1 => "\\PC{1,6}",
+    ]
+    .boxed()
+}
+
+/// A value of an order field: plausible, colliding, or odd.
+fn order_value() -> BoxedStrategy<String> {
+    prop_oneof![
+        3 => select(vec!["processing", "shipped", "delivered", "cancelled", "on hold", "ka3-orders-v1", "ka3-orders-v2"])
+            .prop_map(String::from),
+        2 => "[a-z]{3,10}-[0-9a-f]{6}",
+        1 => text(),
+        1 => select(vec!["mira", "tomas", "get_order", "isError", "true", "\"", "{", "Invalid"]).prop_map(String::from),
+    ]
+    .boxed()
+}
+
+/// An RFC 3339 date-time that is a real calendar instant.
+fn as_of() -> BoxedStrategy<String> {
+    (
+        1970u32..2100,
+        1u32..=12,
+        0u32..31,
+        0u32..24,
+        0u32..60,
+        0u32..60,
+        proptest::option::of("[0-9]{1,6}"),
+        prop_oneof![
+            3 => Just("Z".to_string()),
+            1 => Just("z".to_string()),
+            1 => ("[+-]", 0u32..24, 0u32..60).prop_map(|(s, h, m)| format!("{s}{h:02}:{m:02}")),
+        ],
+        any::<bool>(),
+    )
+        .prop_map(|(y, mo, d, h, mi, s, frac, zone, lower_t)| {
+            let leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+            let days = match mo {
+                2 if leap => 29,
+                2 => 28,
+                4 | 6 | 9 | 11 => 30,
+                _ => 31,
+            };
+            let day = 1 + d % days;
+            let t = if lower_t { 't' } else { 'T' };
+            let frac = frac.map(|f| format!(".{f}")).unwrap_or_default();
+            format!("{y:04}-{mo:02}-{day:02}{t}{h:02}:{mi:02}:{s:02}{frac}{zone}")
+        })
+        .boxed()
+}
+
+/// Whose an order is: the user's, or someone else's.
+#[derive(Debug, Clone)]
+enum Owner {
+    User,
+    Other(String),
+}
+
+/// A random valid configuration: a user; 0 to 6 orders with random ids,
+/// owners (about half the user's), values and times; no stock table or one
+/// of 0 to 4 products; random cache hints; mostly the default line limit,
+/// sometimes a small one. The legacy path stays off.
+pub fn config() -> BoxedStrategy<Config> {
+    let order_ids = proptest::collection::btree_set(
+        prop_oneof![
+            3 => "[A-Z]-[0-9]{3}",
+            1 => select(vec!["A-104", "B-205"]).prop_map(String::from),
+            1 => text().prop_filter("non-empty", |s| !s.is_empty()),
+        ],
+        0..6,
+    );
+    let owner = prop_oneof![
+        1 => Just(Owner::User),
+        1 => user().prop_map(Owner::Other),
+    ];
+    let body = (owner, order_value(), as_of(), order_value());
+    let orders = order_ids.prop_flat_map(move |ids| {
+        let n = ids.len();
+        (Just(ids), proptest::collection::vec(body.clone(), n..=n))
+    });
+    let stock = proptest::option::weighted(
+        0.5,
+        proptest::collection::btree_map(
+            prop_oneof![
+                2 => select(vec!["python-book", "rust-book", "A-104"]).prop_map(String::from),
+                1 => "[a-z-]{1,12}",
+                1 => text().prop_filter("non-empty", |s| !s.is_empty()),
+            ],
+            prop_oneof![3 => 0u64..10, 1 => any::<u64>()],
+            0..4,
+        ),
+    );
+    let hint = (
+        prop_oneof![3 => select(vec![0u64, 300_000, 3_600_000]), 1 => any::<u64>()],
+        prop_oneof![Just("public"), Just("private")],
+    )
+        .prop_map(|(ttl, scope)| json!({ "ttl_ms": ttl, "scope": scope }));
+    let identity = prop_oneof![
+        3 => Just(None),
+        1 => ("[a-z-]{1,10}", "[0-9]\\.[0-9]\\.[0-9]", proptest::option::of(text()))
+            .prop_map(|(n, v, i)| Some(json!({ "name": n, "version": v, "instructions": i }))),
+    ];
+    let max_line = prop_oneof![
+        3 => Just(None),
+        1 => (1024usize..8192).prop_map(Some),
+    ];
+    (
+        user(),
+        orders,
+        stock,
+        hint.clone(),
+        hint,
+        identity,
+        max_line,
+    )
+        .prop_filter_map(
+            "a valid configuration",
+            |(user, (ids, bodies), stock, discover, tools, identity, max_line)| {
+                let orders: Vec<Value> = ids
+                    .into_iter()
+                    .zip(bodies)
+                    .map(|(id, (owner, status, as_of, source))| {
+                        let owner = match owner {
+                            Owner::User => user.clone(),
+                            Owner::Other(o) => o,
+                        };
+                        json!({
+                            "order_id": id, "owner": owner, "status": status,
+                            "as_of": as_of, "source_version": source
+                        })
+                    })
+                    .collect();
+                let mut file = json!({
+                    "user": user,
+                    "orders": orders,
+                    "discover_cache": discover,
+                    "tools_cache": tools,
+                });
+                if let Some(stock) = stock {
+                    file["stock"] = stock
+                        .into_iter()
+                        .map(|(p, s)| json!({ "product_id": p, "stock": s }))
+                        .collect();
+                }
+                if let Some(identity) = identity {
+                    file["server"] = identity;
+                }
+                if let Some(max) = max_line {
+                    file["max_line_bytes"] = json!(max);
+                }
+                Config::from_json(file.to_string().as_bytes()).ok()
+            },
+        )
+        .boxed()
+}
+
+/// The configuration file (JSON) that [`Config::from_json`] reads back as
+/// The orders of `config` its user may not read, by id.
+pub fn forbidden_orders(config: &Config) -> BTreeMap<String, mcp_reference::Order> {
+    config
+        .orders()
+        .iter()
+        .filter(|o| o.owner != config.user())
+        .map(|o| (o.order_id.clone(), o.clone()))
+        .collect()
+}

@@ -1,0 +1,238 @@
+//! A test fixture: the reference core behind a stdio loop that breaks one
+//! rule per flag, so the tests of `check` and `diff` can assert that each
+//! fault is found, and only it. Not a server anyone should run.
+//!
+//! ```text
+//! faulty_server [FAULT...]
+//!   --wrong-id              echoes integer ids beyond 64 bits as floats (the
+//!                           classic "parse the id into a double" bug)
+//!   --answer-notifications  answers every notification with an error
+//!   --skip-version-check    serves any protocol version as 2026-07-28
+//!   --no-result-type        leaves resultType out of every result
+//!   --leak-forbidden        shows any existing order, whoever owns it
+//!   --drop-at-eof           exits at end-of-file without answering what is
+//!                           still queued (each request takes 20 ms)
+//!   --log-on-stdout         prints a log line on stdout at start-up
+//!   --slow-start MS         sleeps MS milliseconds before reading stdin
+//!   --hang-on METHOD        blocks forever on a request for METHOD
+//!   --stderr-noise          writes 1 MiB to stderr at start-up and a line
+//!                           per message
+//! ```
+//!
+//! The configuration comes from `MCP_REFERENCE_CONFIG`, as for the real
+//! binary, else the textbook defaults.
+
+use std::io::{self, BufRead, Write};
+use std::process::ExitCode;
+use std::sync::{Arc, Mutex, mpsc};
+use std::thread;
+use std::time::Duration;
+
+use mcp_reference::Order;
+use mcp_reference::{Config, Server};
+use serde_json::Value;
+
+#[derive(Default)]
+struct Faults {
+    wrong_id: bool,
+    answer_notifications: bool,
+    skip_version_check: bool,
+    no_result_type: bool,
+    leak_forbidden: bool,
+    drop_at_eof: bool,
+    log_on_stdout: bool,
+    slow_start: Option<u64>,
+    hang_on: Option<String>,
+    stderr_noise: bool,
+}
+
+fn parse() -> Result<Faults, String> {
+    let mut f = Faults::default();
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--wrong-id" => f.wrong_id = true,
+            "--answer-notifications" => f.answer_notifications = true,
+            "--skip-version-check" => f.skip_version_check = true,
+            "--no-result-type" => f.no_result_type = true,
+            "--leak-forbidden" => f.leak_forbidden = true,
+            "--drop-at-eof" => f.drop_at_eof = true,
+            "--log-on-stdout" => f.log_on_stdout = true,
+            "--stderr-noise" => f.stderr_noise = true,
+            "--slow-start" => {
+                let ms = args.next().ok_or("--slow-start needs milliseconds")?;
+                f.slow_start = Some(ms.parse().map_err(|_| "--slow-start needs milliseconds")?);
+            }
+            "--hang-on" => f.hang_on = Some(args.next().ok_or("--hang-on needs a method")?),
+            other => return Err(format!("unknown flag {other}")),
+        }
+    }
+    Ok(f)
+}
+
+fn main() -> ExitCode {
+    let faults = match parse() {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("faulty_server: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let config = match std::env::var_os("MCP_REFERENCE_CONFIG") {
+        Some(path) => match Config::load(path.as_ref()) {
+            Ok(c) => c,
+            Err(e) => {
+                eprintln!("faulty_server: {e}");
+                return ExitCode::from(2);
+            }
+        },
+        None => Config::default(),
+    };
+    let config = if faults.leak_forbidden {
+        // Every order becomes the user's own: the ownership check is gone.
+        let user = config.user().to_string();
+        let orders: Vec<Order> = config
+            .orders()
+            .iter()
+            .cloned()
+            .map(|mut o| {
+                o.owner = user.clone();
+                o
+            })
+            .collect();
+        match config.with_orders(orders) {
+            Ok(c) => c,
+            Err(e) => {
+                eprintln!("faulty_server: {e}");
+                return ExitCode::from(2);
+            }
+        }
+    } else {
+        config
+    };
+    let server = Server::new(config);
+    if faults.stderr_noise {
+        let noise =
+            "faulty_server: noise noise noise noise noise noise noise noise\n".repeat(16 * 1024);
+        let _ = io::stderr().write_all(noise.as_bytes());
+    }
+    if let Some(ms) = faults.slow_start {
+        thread::sleep(Duration::from_millis(ms));
+    }
+    let stdout = Arc::new(Mutex::new(io::stdout()));
+    if faults.log_on_stdout
+        && let Ok(mut out) = stdout.lock()
+    {
+        let _ = writeln!(out, "faulty_server: starting up, reading stdin");
+        let _ = out.flush();
+    }
+    // A reader thread feeds the lines to the handler through a channel, so
+    // that end-of-file can be seen while requests are still queued.
+    let (tx, rx) = mpsc::channel::<Vec<u8>>();
+    let drop_at_eof = faults.drop_at_eof;
+    let out_for_reader = Arc::clone(&stdout);
+    thread::spawn(move || {
+        let mut stdin = io::stdin().lock();
+        loop {
+            let mut line = Vec::new();
+            match stdin.read_until(b'\n', &mut line) {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {
+                    if line.last() == Some(&b'\n') {
+                        line.pop();
+                    }
+                    if tx.send(line).is_err() {
+                        return;
+                    }
+                }
+            }
+        }
+        if drop_at_eof {
+            // Holding the stdout lock, so no reply is cut in half.
+            let _guard = out_for_reader.lock();
+            std::process::exit(0);
+        }
+    });
+    for line in rx {
+        handle(&server, &faults, &line, &stdout);
+    }
+    ExitCode::SUCCESS
+}
+
+fn handle(server: &Server, faults: &Faults, line: &[u8], stdout: &Mutex<io::Stdout>) {
+    let parsed: Option<Value> = serde_json::from_slice(line).ok();
+    let method = parsed
+        .as_ref()
+        .and_then(|v| v.get("method"))
+        .and_then(Value::as_str);
+    if faults.stderr_noise {
+        eprintln!("faulty_server: got a line of {} bytes", line.len());
+    }
+    if let (Some(hang), Some(method)) = (&faults.hang_on, method)
+        && hang == method
+        && parsed.as_ref().is_some_and(|v| v.get("id").is_some())
+    {
+        loop {
+            thread::sleep(Duration::from_secs(3600));
+        }
+    }
+    if faults.drop_at_eof {
+        thread::sleep(Duration::from_millis(20));
+    }
+    let rewritten;
+    let line = match (faults.skip_version_check, &parsed) {
+        (true, Some(v)) => {
+            match v["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"].as_str() {
+                Some(asked) if !server.config().versions().iter().any(|s| s == asked) => {
+                    // The version is swapped for a served one, as a server that
+                    // never looks at it would behave.
+                    let from = Value::from(asked).to_string();
+                    let to = Value::from("2026-07-28").to_string();
+                    rewritten = String::from_utf8_lossy(line)
+                        .replace(&from, &to)
+                        .into_bytes();
+                    &rewritten[..]
+                }
+                _ => line,
+            }
+        }
+        _ => line,
+    };
+    let reply = match server.respond(line) {
+        Some(reply) => reply,
+        None => {
+            let is_notification = parsed
+                .as_ref()
+                .is_some_and(|v| v.get("method").is_some() && v.get("id").is_none());
+            if faults.answer_notifications && is_notification {
+                br#"{"jsonrpc":"2.0","id":null,"error":{"code":-32601,"message":"Method not found"}}"#
+                    .iter()
+                    .copied()
+                    .chain(*b"\n")
+                    .collect()
+            } else {
+                return;
+            }
+        }
+    };
+    let mut reply = String::from_utf8_lossy(&reply).into_owned();
+    if faults.no_result_type {
+        reply = reply
+            .replace(r#""resultType":"complete","#, "")
+            .replace(r#","resultType":"complete""#, "");
+    }
+    if faults.wrong_id
+        && let Some(id) = parsed.as_ref().and_then(|v| v.get("id"))
+        && id.is_f64()
+        && let Ok(mut value) = serde_json::from_str::<Value>(&reply)
+    {
+        // The id as a double, the way a JSON library without big integers
+        // reads it back.
+        value["id"] = id.clone();
+        reply = format!("{value}\n");
+    }
+    if let Ok(mut out) = stdout.lock() {
+        let _ = out.write_all(reply.as_bytes());
+        let _ = out.flush();
+    }
+}

@@ -1,0 +1,172 @@
+//! `mcp-reference check`: holds any stdio MCP server to the protocol-level
+//! rules of revision 2026-07-28 that hold whatever tools it offers.
+//!
+//! [`run`] launches the server's command (more than once when it has to:
+//! see [`probes`]), runs every check of [`catalog::CHECKS`], and returns a
+//! [`Report`]. Nothing in here knows the book-orders server: the checks
+//! use only `server/discover`, `tools/list`, an unknown tool, an unknown
+//! method, and malformed lines. The checker never hangs and never panics on
+//! what a server does: every wait has a deadline, a server that stops
+//! answering is replaced by a fresh process, and its output is read with
+//! bounded memory.
+//!
+//! The modules:
+//!
+//! | module | owns |
+//! | --- | --- |
+//! | [`catalog`] | the checks: id, level, spec section, rule |
+//! | [`ctx`] | the shared process, waits and the run's deadline, pairing replies with requests |
+//! | [`process`] | the child process: pipes, threads, deadlines, killing |
+//! | [`wire`] | request lines, pairing replies, raw ids, envelope rules |
+//! | [`probes`] | the checks' exchanges and verdicts |
+//! | [`report`] | outcomes, verdict, table and JSON |
+//!
+//! Spec: 2026-07-28 `basic/transports/stdio.mdx` (how a client launches and
+//! talks to a stdio server); each check's own section is in the catalog and
+//! in `docs/check.md`.
+
+pub mod catalog;
+pub mod ctx;
+pub mod probes;
+pub mod process;
+pub mod report;
+pub mod wire;
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+use std::time::Duration;
+
+pub use catalog::{CHECKS, CheckInfo, Level};
+pub use report::{Entry, Failure, Outcome, Report, Verdict};
+
+use mcp_reference_testkit::schema::{self, Schema};
+
+/// What to check, and how.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// The server's command: program and arguments.
+    pub command: Vec<OsString>,
+    /// Extra environment variables for the server.
+    pub env: Vec<(OsString, OsString)>,
+    /// How long to wait for a process's first reply (start-up included).
+    pub timeout: Duration,
+    /// How long to wait for any later reply of a process that has
+    /// answered.
+    pub reply_timeout: Duration,
+    /// How long the whole run may take; checks it cuts are not run.
+    pub deadline: Duration,
+    /// The 2026-07-28 `schema.json`; `None`: `MCP_SPEC_DIR` or
+    /// `../shared/spec`.
+    pub schema: Option<PathBuf>,
+}
+
+impl Options {
+    /// Options for `command` with the default waits: 5 s for a first
+    /// reply, 2 s for a later one, 120 s for the run.
+    pub fn new(command: Vec<OsString>) -> Options {
+        Options {
+            command,
+            env: Vec::new(),
+            timeout: Duration::from_secs(5),
+            reply_timeout: Duration::from_secs(2),
+            deadline: Duration::from_secs(120),
+            schema: None,
+        }
+    }
+}
+
+/// Why no report could be made.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RunError {
+    /// The command could not be started (the sentence says why).
+    Spawn(String),
+    /// The schema named by `--schema` could not be loaded.
+    Schema(String),
+}
+
+impl std::fmt::Display for RunError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RunError::Spawn(s) | RunError::Schema(s) => f.write_str(s),
+        }
+    }
+}
+
+impl std::error::Error for RunError {}
+
+/// Runs every check against the command.
+pub fn run(options: &Options) -> Result<Report, RunError> {
+    let schemas = load_schemas(options)?;
+    let launch = process::Launch {
+        argv: options.command.clone(),
+        env: options.env.clone(),
+        env_remove: Vec::new(),
+    };
+    let command = launch.display();
+    let waits = ctx::Waits {
+        first: options.timeout,
+        reply: options.reply_timeout.min(options.timeout),
+        run: options.deadline,
+    };
+    let mut cx = probes::Ctx::start(launch, waits).map_err(RunError::Spawn)?;
+    let groups: [fn(&mut probes::Ctx) -> probes::Results; 11] = [
+        probes::discover,
+        probes::version,
+        probes::meta,
+        probes::method,
+        probes::jsonrpc,
+        probes::ids,
+        probes::notifications,
+        probes::tools,
+        probes::initialize,
+        probes::eof,
+        probes::robust,
+    ];
+    let mut results = Vec::new();
+    for group in groups {
+        results.extend(group(&mut cx));
+    }
+    cx.finish();
+    results.extend(probes::stdout(&cx, &schemas));
+    let entries = CHECKS
+        .iter()
+        .map(|check| Entry {
+            check: *check,
+            outcome: results
+                .iter()
+                .find(|(id, _)| *id == check.id)
+                .map(|(_, o)| o.clone())
+                .unwrap_or_else(|| Outcome::NotRun("not run (a bug in the checker)".into())),
+        })
+        .collect();
+    Ok(Report {
+        command,
+        timeout_ms: u64::try_from(options.timeout.as_millis()).unwrap_or(u64::MAX),
+        entries,
+        processes: cx.processes(),
+        stderr_bytes: cx.stderr_bytes(),
+    })
+}
+
+fn load_schemas(options: &Options) -> Result<probes::Schemas, RunError> {
+    match &options.schema {
+        Some(file) => {
+            let modern = Schema::load_file(file, wire::VERSION).map_err(RunError::Schema)?;
+            // Legacy schemas, for legacy initialize results: beside it, as
+            // <dir>/<version>/schema.json, when laid out that way.
+            let dir = file
+                .parent()
+                .and_then(|p| p.parent())
+                .map(PathBuf::from)
+                .or_else(schema::spec_dir);
+            Ok(probes::Schemas {
+                modern: Ok(modern),
+                dir,
+            })
+        }
+        None => Ok(probes::Schemas {
+            modern: Schema::find(wire::VERSION),
+            dir: schema::spec_dir(),
+        }),
+    }
+}

@@ -1,0 +1,82 @@
+//! `mcp-reference check [--json] [--timeout-ms N] [--reply-timeout-ms N]
+//! [--deadline-ms N] [--schema FILE] -- CMD [ARGS...]`: runs the library's
+//! checker ([`mcp_reference_tools::check`]) against a command and prints the
+//! report.
+//!
+//! Exit codes: 0 PASS (every MUST check ran and passed), 1 FAIL (a MUST
+//! check failed), 3 INCOMPLETE (none failed, but one could not run: no
+//! schema, the deadline), 2 the server could not be run (or a flag was
+//! bad), with one sentence on stderr.
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use mcp_reference_tools::check::{self, Options};
+
+/// The arguments of `check`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct Args {
+    /// Print the report as JSON instead of a table.
+    #[arg(long)]
+    json: bool,
+
+    /// How long to wait for a fresh server process's first reply, its
+    /// start-up included, in milliseconds.
+    #[arg(long, default_value_t = 5000, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    timeout_ms: u64,
+
+    /// How long to wait for each later reply of a process that has
+    /// answered once, in milliseconds (at most --timeout-ms).
+    #[arg(long, default_value_t = 2000, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    reply_timeout_ms: u64,
+
+    /// How long the whole run may take, in milliseconds; checks it cuts
+    /// are reported as not run, and the verdict is then INCOMPLETE.
+    #[arg(long, default_value_t = 120_000, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    deadline_ms: u64,
+
+    /// The official 2026-07-28 schema.json to validate stdout with
+    /// (default: $MCP_SPEC_DIR/2026-07-28/schema.json, else
+    /// ../shared/spec/2026-07-28/schema.json relative to the working
+    /// directory). It is schema/2026-07-28/schema.json in a checkout of the
+    /// public specification repository. Without one, the MUST check
+    /// stdout.schema cannot run and the verdict is INCOMPLETE.
+    #[arg(long, value_name = "FILE")]
+    schema: Option<PathBuf>,
+
+    /// The server's command and its arguments, after `--`.
+    #[arg(last = true, required = true, value_name = "CMD")]
+    command: Vec<OsString>,
+}
+
+pub(crate) fn run(args: Args) -> ExitCode {
+    let options = Options {
+        command: args.command,
+        env: Vec::new(),
+        timeout: Duration::from_millis(args.timeout_ms),
+        reply_timeout: Duration::from_millis(args.reply_timeout_ms),
+        deadline: Duration::from_millis(args.deadline_ms),
+        schema: args.schema,
+    };
+    let report = match check::run(&options) {
+        Ok(report) => report,
+        Err(e) => {
+            eprintln!("mcp-reference check: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    if args.json {
+        match serde_json::to_string_pretty(&report.json()) {
+            Ok(text) => println!("{text}"),
+            Err(e) => {
+                eprintln!("mcp-reference check: cannot render the report: {e}");
+                return ExitCode::from(2);
+            }
+        }
+    } else {
+        print!("{}", report.table());
+    }
+    ExitCode::from(report.verdict().exit_code())
+}

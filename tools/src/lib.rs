@@ -1,0 +1,17 @@
+//! # mcp-reference-tools
+//!
+//! What `mcp-reference` offers implementers of other servers, as a library
+//! and as the binary `mcp-reference-tools` (which `mcp-reference check` and
+//! `mcp-reference diff` run):
+//!
+//! | module | owns |
+//! | --- | --- |
+//! | [`check`] | any stdio MCP 2026-07-28 server against the protocol's rules that hold whatever its tools; independent of the reference's core |
+//! | [`diff`] | an implementation of book-orders against the reference, on generated cases, differences shrunk |
+//!
+//! `docs/check.md` documents both.
+
+#![forbid(unsafe_code)]
+
+pub mod check;
+pub mod diff;

@@ -1,0 +1,443 @@
+//! `mcp-reference check` against servers whose faults are known: the
+//! reference passes everything; each fault-injected fixture fails exactly
+//! the checks of the rule it breaks; servers that start slowly, hang, make
+//! noise or speak another language get a full report, never a hang.
+
+#[path = "support/fixture.rs"]
+mod fixture;
+
+use std::collections::BTreeSet;
+use std::ffi::OsString;
+use std::process::Command;
+use std::time::Duration;
+
+use mcp_reference_tools::check::{self, CHECKS, Options, Outcome, Report, Verdict};
+
+fn run(command: Vec<OsString>, timeout: Duration) -> Report {
+    let mut options = Options::new(command);
+    options.timeout = timeout;
+    check::run(&options).unwrap_or_else(|e| panic!("no report: {e}"))
+}
+
+/// A timeout no healthy server comes near; only the hang test waits for it.
+const PATIENT: Duration = Duration::from_secs(20);
+
+fn failed(report: &Report) -> BTreeSet<&'static str> {
+    report.failed().into_iter().collect()
+}
+
+fn set(ids: &[&'static str]) -> BTreeSet<&'static str> {
+    ids.iter().copied().collect()
+}
+
+/// Every check ran (none skipped) and exactly `expected` failed.
+fn assert_fails_exactly(report: &Report, expected: &[&'static str]) {
+    assert_eq!(
+        failed(report),
+        set(expected),
+        "failing checks differ from the fault's own\n{}",
+        report.table()
+    );
+    assert!(report.skipped().is_empty(), "{}", report.table());
+    assert_eq!(report.entries.len(), CHECKS.len());
+}
+
+#[test]
+fn the_reference_passes_every_must_and_should() {
+    let report = run(fixture::reference(), PATIENT);
+    for e in &report.entries {
+        assert_eq!(
+            e.outcome,
+            Outcome::Pass,
+            "{}\n{}",
+            e.check.id,
+            report.table()
+        );
+    }
+    assert!(report.passed());
+    assert_eq!(report.json()["verdict"], "pass");
+}
+
+#[test]
+fn the_reference_with_its_legacy_path_on_passes_too() {
+    let mut command = fixture::reference();
+    command.extend(["--legacy".into(), "2025-11-25".into()]);
+    let report = run(command, PATIENT);
+    assert_fails_exactly(&report, &[]);
+}
+
+#[test]
+fn the_unbroken_fixture_passes_every_check() {
+    // The fixture's own plumbing breaks nothing: each fault below is its flag.
+    assert_fails_exactly(&run(fixture::faulty(&[]), PATIENT), &[]);
+}
+
+#[test]
+fn wrong_id_fails_the_big_integer_echo() {
+    // Integer ids beyond 64 bits come back as floats: not the id, and not
+    // even a valid id on the wire.
+    let report = run(fixture::faulty(&["--wrong-id"]), PATIENT);
+    assert_fails_exactly(&report, &["ids.big-integer", "stdout.json-rpc"]);
+    let Some(Outcome::Fail(f)) = report.outcome("ids.big-integer") else {
+        unreachable!()
+    };
+    assert!(
+        f.reason
+            .contains("not to the request's id 18446744073709551616"),
+        "{}",
+        f.reason
+    );
+    assert!(
+        f.request
+            .as_deref()
+            .is_some_and(|r| r.contains("18446744073709551616"))
+    );
+    assert!(f.reply.as_deref().is_some_and(|r| r.contains("e+19")));
+}
+
+#[test]
+fn answering_notifications_fails_notifications_silent() {
+    let report = run(fixture::faulty(&["--answer-notifications"]), PATIENT);
+    assert_fails_exactly(&report, &["notifications.silent"]);
+}
+
+#[test]
+fn skipping_the_version_check_fails_version_unsupported() {
+    let report = run(fixture::faulty(&["--skip-version-check"]), PATIENT);
+    assert_fails_exactly(&report, &["version.unsupported"]);
+    let Some(Outcome::Fail(f)) = report.outcome("version.unsupported") else {
+        unreachable!()
+    };
+    assert!(
+        f.request
+            .as_deref()
+            .is_some_and(|r| r.contains("1900-01-01"))
+    );
+    assert!(
+        f.reply
+            .as_deref()
+            .is_some_and(|r| r.contains("supportedVersions"))
+    );
+}
+
+#[test]
+fn forgetting_result_type_fails_discover_and_the_schema() {
+    let report = run(fixture::faulty(&["--no-result-type"]), PATIENT);
+    assert_fails_exactly(&report, &["discover.result", "stdout.schema"]);
+}
+
+#[test]
+fn leaking_a_forbidden_order_is_invisible_to_check() {
+    // check knows no tool: this fault is diff's to find (tests/diff.rs).
+    let report = run(fixture::faulty(&["--leak-forbidden"]), PATIENT);
+    assert_fails_exactly(&report, &[]);
+}
+
+#[test]
+fn dropping_replies_at_eof_fails_answers_all() {
+    let report = run(fixture::faulty(&["--drop-at-eof"]), PATIENT);
+    assert_fails_exactly(&report, &["eof.answers-all"]);
+}
+
+#[test]
+fn a_log_line_on_stdout_fails_stdout_json_rpc_only() {
+    // The checker reads past the stray line: every other check still passes.
+    let report = run(fixture::faulty(&["--log-on-stdout"]), PATIENT);
+    assert_fails_exactly(&report, &["stdout.json-rpc"]);
+    let Some(Outcome::Fail(f)) = report.outcome("stdout.json-rpc") else {
+        unreachable!()
+    };
+    assert_eq!(
+        f.reply.as_deref(),
+        Some("faulty_server: starting up, reading stdin")
+    );
+}
+
+#[test]
+fn a_slow_start_is_waited_for() {
+    let report = run(fixture::faulty(&["--slow-start", "300"]), PATIENT);
+    assert_fails_exactly(&report, &[]);
+}
+
+#[test]
+fn stderr_noise_is_drained_and_ignored() {
+    let report = run(fixture::faulty(&["--stderr-noise"]), PATIENT);
+    assert_fails_exactly(&report, &[]);
+    assert!(
+        report.stderr_bytes >= 1024 * 1024,
+        "{}",
+        report.stderr_bytes
+    );
+}
+
+#[test]
+fn a_hang_times_out_that_check_and_the_rest_run() {
+    let timeout = Duration::from_secs(3);
+    let report = run(fixture::faulty(&["--hang-on", "tools/call"]), timeout);
+    assert_fails_exactly(&report, &["tools.call-unknown"]);
+    let Some(Outcome::Fail(f)) = report.outcome("tools.call-unknown") else {
+        unreachable!()
+    };
+    // The process had answered before: the shorter per-reply wait applies.
+    assert!(
+        f.reason.starts_with("no reply within 2000 ms"),
+        "{}",
+        f.reason
+    );
+    // The hung process was replaced: one more than the four a run needs.
+    assert_eq!(report.processes, 5, "{}", report.table());
+}
+
+#[test]
+fn a_server_of_another_dialect_gets_a_report() {
+    // Answers every line at once with the same result for id 1.
+    let script = r#"while IFS= read -r line; do echo '{"jsonrpc":"2.0","id":1,"result":{"hello":"world"}}'; done"#;
+    let report = run(
+        vec!["sh".into(), "-c".into(), script.into()],
+        Duration::from_secs(1),
+    );
+    assert!(!report.passed());
+    let failed = failed(&report);
+    for id in [
+        "discover.result",
+        "version.unsupported",
+        "meta.missing",
+        "method.unknown",
+        "jsonrpc.parse-error",
+        "ids.echo",
+        "notifications.silent",
+        "stdout.schema",
+    ] {
+        assert!(failed.contains(id), "{id}\n{}", report.table());
+    }
+    // A reply to another id is reported as not answering the request, at
+    // once, not as a timeout.
+    let Some(Outcome::Fail(f)) = report.outcome("version.unsupported") else {
+        panic!("{}", report.table())
+    };
+    assert!(
+        f.reason.starts_with(
+            "the server's reply does not answer the request: it is a response to id 1"
+        ),
+        "{}",
+        f.reason
+    );
+    // The robustness probes wait for the reply with their own id, which
+    // this server never echoes: they time out, and the run goes on.
+    let Some(Outcome::Fail(f)) = report.outcome("robust.deep-nesting") else {
+        panic!("{}", report.table())
+    };
+    assert!(f.reason.contains("no reply within 1000 ms"), "{}", f.reason);
+    // Its lines are JSON-RPC responses and it exits at end-of-file: those
+    // rules it keeps.
+    for id in ["stdout.json-rpc", "eof.exits"] {
+        assert_eq!(report.outcome(id), Some(&Outcome::Pass), "{id}");
+    }
+}
+
+#[test]
+fn a_silent_server_is_judged_after_two_processes() {
+    let started = std::time::Instant::now();
+    let report = run(
+        vec!["sh".into(), "-c".into(), "exec sleep 60".into()],
+        Duration::from_millis(300),
+    );
+    // Two processes time out on their first request; every check after
+    // that is not run (it could not be tried), instead of each waiting out
+    // the timeout again.
+    let mut timed_out = 0;
+    for e in &report.entries {
+        match (&e.outcome, e.check.id) {
+            (Outcome::Fail(f), _) => {
+                assert!(f.reason.contains("no reply within 300 ms"), "{}", f.reason);
+                timed_out += 1;
+            }
+            (Outcome::NotRun(why), _) => {
+                assert!(
+                    why.contains("answered none of its first 2 requests"),
+                    "{why}"
+                )
+            }
+            (Outcome::Skip(_), _) => {}
+            // Nothing on stdout breaks no stdout rule.
+            (Outcome::Pass, "stdout.json-rpc" | "stdout.schema") => {}
+            (Outcome::Pass, id) => panic!("{id} passed against a silent server"),
+        }
+    }
+    assert_eq!(timed_out, 2, "{}", report.table());
+    assert_eq!(report.verdict(), Verdict::Fail, "discover.result is a MUST");
+    assert!(started.elapsed() < Duration::from_secs(20));
+}
+
+#[test]
+fn an_echo_server_is_told_its_reply_does_not_answer() {
+    // Writes every line back: a line comes at once, but it answers nothing.
+    let report = run(
+        vec!["sh".into(), "-c".into(), "exec cat".into()],
+        Duration::from_secs(5),
+    );
+    let first = report
+        .entries
+        .iter()
+        .find_map(|e| match &e.outcome {
+            Outcome::Fail(f) => Some(f),
+            _ => None,
+        })
+        .expect("a failure");
+    assert_eq!(
+        first.reason,
+        "the server's reply does not answer the request: it is the request itself, written back",
+        "{}",
+        report.table()
+    );
+    assert_eq!(report.verdict(), Verdict::Fail);
+}
+
+#[test]
+fn the_run_deadline_leaves_checks_not_run_and_the_verdict_incomplete() {
+    let mut options = Options::new(fixture::reference());
+    options.timeout = PATIENT;
+    options.deadline = Duration::from_millis(1);
+    let report = check::run(&options).expect("a report");
+    assert!(!report.not_run().is_empty(), "{}", report.table());
+    assert!(report.failed().is_empty(), "{}", report.table());
+    assert_eq!(report.verdict(), Verdict::Incomplete);
+    assert_eq!(report.json()["verdict"], "incomplete");
+    assert!(report.table().contains("verdict: INCOMPLETE"));
+}
+
+#[test]
+fn a_server_that_exits_at_once_gets_a_report() {
+    let report = run(vec!["true".into()], PATIENT);
+    let Some(Outcome::Fail(f)) = report.outcome("discover.result") else {
+        panic!("{}", report.table())
+    };
+    assert!(f.reason.starts_with("the server exited"), "{}", f.reason);
+}
+
+fn cli(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(fixture::bin())
+        .args(args)
+        .env_remove("MCP_REFERENCE_CONFIG")
+        .env_remove("MCP_REFERENCE_USER")
+        .output()
+        .expect("the binary runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn cli_exit_codes_and_formats() {
+    let (code, out, _) = cli(&["check", "--", &fixture::bin(), "serve"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("verdict: PASS"), "{out}");
+    assert_eq!(
+        out.lines().filter(|l| l.starts_with("pass ")).count(),
+        CHECKS.len()
+    );
+
+    let faulty = fixture::faulty_server();
+    let faulty = faulty.to_str().expect("a UTF-8 path");
+    let (code, out, _) = cli(&["check", "--json", "--", faulty, "--skip-version-check"]);
+    assert_eq!(code, 1, "{out}");
+    let json: serde_json::Value = serde_json::from_str(&out).expect("--json prints JSON");
+    assert_eq!(json["verdict"], "fail");
+    let failing: Vec<&str> = json["checks"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|c| c["result"] == "fail")
+        .filter_map(|c| c["id"].as_str())
+        .collect();
+    assert_eq!(failing, ["version.unsupported"]);
+
+    let (code, out, err) = cli(&["check", "--", "/nonexistent/server"]);
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert_eq!(
+        err.trim(),
+        "mcp-reference check: cannot start /nonexistent/server: no such program"
+    );
+
+    let (code, _, err) = cli(&[
+        "check",
+        "--schema",
+        "/nonexistent/schema.json",
+        "--",
+        &fixture::bin(),
+    ]);
+    assert_eq!(code, 2);
+    assert!(
+        err.starts_with("mcp-reference check: cannot read /nonexistent/schema.json"),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1);
+
+    let (code, _, err) = cli(&["check", &fixture::bin()]);
+    assert_eq!(code, 2, "the command goes after --: {err}");
+
+    // The header quotes the command as a shell would.
+    let (_, out, _) = cli(&[
+        "check",
+        "--",
+        &fixture::bin(),
+        "serve",
+        "--user",
+        "two words",
+    ]);
+    assert!(
+        out.starts_with(&format!(
+            "mcp-reference check: {} serve --user 'two words'\n",
+            fixture::bin()
+        )),
+        "{out}"
+    );
+}
+
+/// Without a schema, from any working directory: the MUST check
+/// stdout.schema cannot run, so the verdict is INCOMPLETE (exit code 3),
+/// never PASS, and the line says how to supply the schema.
+#[test]
+fn no_schema_is_incomplete_from_any_directory() {
+    let dir = std::env::temp_dir().join(format!("mcp-check-noschema-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = Command::new(fixture::bin())
+        .args(["check", "--", &fixture::bin(), "serve"])
+        .current_dir(&dir)
+        .env_remove("MCP_SPEC_DIR")
+        .env_remove("MCP_REFERENCE_CONFIG")
+        .env_remove("MCP_REFERENCE_USER")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(3), "{text}");
+    assert!(text.contains("notrun MUST   stdout.schema"), "{text}");
+    assert!(text.contains("set MCP_SPEC_DIR"), "{text}");
+    assert!(text.contains("verdict: INCOMPLETE"), "{text}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_failing_should_alone_keeps_exit_code_0() {
+    // The server answers and exits at end-of-file, but the shell around it
+    // lives on: only eof.exits, a SHOULD, fails.
+    let script = format!("{} serve; exec sleep 60", fixture::bin());
+    let (code, out, _) = cli(&["check", "--timeout-ms", "1500", "--", "sh", "-c", &script]);
+    assert_eq!(code, 0, "{out}");
+    let fails: Vec<&str> = out.lines().filter(|l| l.starts_with("fail ")).collect();
+    assert_eq!(fails.len(), 2, "the row and its details: {out}");
+    assert!(fails.iter().all(|l| l.contains("eof.exits")), "{out}");
+    assert!(out.contains("verdict: PASS"), "{out}");
+}
+
+#[test]
+fn schema_flag_names_the_file() {
+    let dir = mcp_reference_testkit::schema::spec_dir().expect("MCP_SPEC_DIR or ../shared/spec");
+    let file = dir.join("2026-07-28").join("schema.json");
+    let mut options = Options::new(fixture::faulty(&["--no-result-type"]));
+    options.schema = Some(file);
+    let report = check::run(&options).expect("a report");
+    assert_fails_exactly(&report, &["discover.result", "stdout.schema"]);
+}

@@ -1,0 +1,59 @@
+//! Where the test servers are: the reference's `mcp-reference` binary
+//! (built beside this package's `mcp-reference-tools` when the workspace is
+//! built, as `cargo test --workspace` does), this package's own binary, and
+//! the fault-injected `faulty_server` example (`examples/faulty_server.rs`),
+//! which `cargo test` builds into `target/<profile>/examples/`.
+//!
+//! Used by `tests/check.rs` and `tests/diff.rs` through `#[path]`.
+
+#![allow(dead_code)]
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+
+/// This package's binary, `mcp-reference-tools`.
+pub(crate) const TOOLS: &str = env!("CARGO_BIN_EXE_mcp-reference-tools");
+
+/// The reference binary, `mcp-reference`, beside [`TOOLS`].
+pub(crate) fn bin() -> String {
+    let path = std::path::Path::new(TOOLS)
+        .with_file_name(format!("mcp-reference{}", std::env::consts::EXE_SUFFIX));
+    assert!(
+        path.exists(),
+        "{} is missing: build the workspace (`cargo test --workspace` does)",
+        path.display()
+    );
+    path.to_string_lossy().into_owned()
+}
+
+/// `mcp-reference serve`, as a command line.
+pub(crate) fn reference() -> Vec<OsString> {
+    vec![bin().into(), "serve".into()]
+}
+
+/// The fault-injected fixture. The test binary lives in
+/// `target/<profile>/deps/`; the example beside it in `examples/`.
+pub(crate) fn faulty_server() -> PathBuf {
+    let exe = std::env::current_exe().expect("the test binary has a path");
+    let profile = exe
+        .parent()
+        .and_then(|deps| deps.parent())
+        .expect("the test binary is in target/<profile>/deps");
+    let path = profile
+        .join("examples")
+        .join(format!("faulty_server{}", std::env::consts::EXE_SUFFIX));
+    assert!(
+        path.exists(),
+        "{} is missing: `cargo test` builds it; with a narrower command, run \
+         `cargo build --example faulty_server` (with the same --release or not) first",
+        path.display()
+    );
+    path
+}
+
+/// The fixture with these fault flags, as a command line.
+pub(crate) fn faulty(flags: &[&str]) -> Vec<OsString> {
+    let mut argv = vec![faulty_server().into_os_string()];
+    argv.extend(flags.iter().map(OsString::from));
+    argv
+}
