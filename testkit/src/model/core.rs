@@ -11,7 +11,7 @@
 use serde_json::{Value, json};
 
 use super::parse::{Parsed, Refusal, parse};
-use super::tree::Json;
+use super::tree::{Json, is_integer_literal};
 use super::{Body, Era, Expect, GET_ORDER, LOOKUP_STOCK, Reply};
 use mcp_reference::Config;
 
@@ -211,11 +211,6 @@ pub enum Envelope<'t> {
         /// `params`, when present.
         params: Option<&'t Json>,
     },
-}
-
-fn is_integer_literal(raw: &str) -> bool {
-    let digits = raw.strip_prefix('-').unwrap_or(raw);
-    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
 }
 
 /// Rows E5 to E17, in the order of `docs/behavior.md`.

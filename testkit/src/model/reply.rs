@@ -18,7 +18,7 @@ use serde_json::{Map, Value, json};
 use super::canonical;
 use super::core::supported_versions;
 use super::parse::parse;
-use super::tree::Json;
+use super::tree::{Json, is_integer_literal};
 use super::{Body, Era, Expect, GET_ORDER, LOOKUP_STOCK, Reply};
 use mcp_reference::Config;
 
@@ -97,7 +97,7 @@ pub fn read_reply(reply: &[u8]) -> Result<ReplyLine, String> {
             show(reply)
         ));
     }
-    if id != "null" && !id.starts_with('"') && !is_integer(&id) {
+    if id != "null" && !id.starts_with('"') && !is_integer_literal(&id) {
         return Err(format!(
             "the reply's id is not null, a string or an integer: {id}"
         ));
@@ -108,11 +108,6 @@ pub fn read_reply(reply: &[u8]) -> Result<ReplyLine, String> {
         result,
         error,
     })
-}
-
-fn is_integer(raw: &str) -> bool {
-    let digits = raw.strip_prefix('-').unwrap_or(raw);
-    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
 }
 
 impl Expect {
