@@ -80,7 +80,10 @@ fn every_row_the_model_names_is_registered() {
             }
         }
     }
-    assert!(named > 60, "only {named} row names found in testkit/src/model");
+    assert!(
+        named > 60,
+        "only {named} row names found in testkit/src/model"
+    );
 }
 
 /// A legacy session line: the handshake's requests and notifications, and
