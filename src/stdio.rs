@@ -292,7 +292,7 @@ fn run<R: Read, W: Write, L: Write>(
         buf.copy_within(start..end, 0);
         (start, end) = (0, end - start);
         if end == buf.len() {
-            buf.resize((buf.len() * 2).min(limit + 1), 0);
+            buf.resize((buf.len() * 2).min(limit.saturating_add(1)), 0);
         } else if buf.len() > CHUNK && end < CHUNK / 2 {
             buf.truncate(CHUNK);
             buf.shrink_to_fit();
@@ -449,6 +449,22 @@ mod tests {
         let lines: Vec<_> = text.lines().collect();
         assert!(lines[0].contains("supportedVersions"));
         assert!(lines[1].contains("-32600"));
+    }
+
+    #[test]
+    fn lines_longer_than_a_read_are_whole_whatever_the_limit() {
+        // The buffer grows to hold the line, up to the limit, even when the
+        // limit is the largest there is.
+        for limit in [300_000, usize::MAX] {
+            let config = Config::default().with_max_line_bytes(limit).unwrap();
+            let server = Server::new(config);
+            let long = format!("{}{DISCOVER}", " ".repeat(3 * CHUNK));
+            let input = format!("{long}\n{DISCOVER}\n{long}");
+            let (out, _, stats) = run_bytes(&server, input.as_bytes());
+            let expected = server.respond(DISCOVER.as_bytes()).unwrap();
+            assert_eq!(out, expected.repeat(3), "limit {limit}");
+            assert_eq!((stats.lines, stats.oversized), (3, 0));
+        }
     }
 
     #[test]
