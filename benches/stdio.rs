@@ -7,17 +7,24 @@
 //! benchmarks, not tests: nothing here fails on a slow machine; it fails
 //! only when the binary answers wrongly (a reply missing or unexpected).
 //!
-//! - **Throughput.** A file of 200,000 mixed requests (the twelve classes
-//!   of `benches/common`, in turn, each with its own id) and a file of
-//!   200,000 `tools/call` requests are generated under the target dir. Each
+//! - **Throughput.** A file of 1,000,000 `tools/call` requests and a file
+//!   of 200,000 mixed requests (the twelve classes of `benches/common`, in
+//!   turn, each with its own id) are generated under the target dir. Each
 //!   is written into the binary's stdin through a pipe, as fast as the pipe
 //!   takes it, while a reader drains its stdout through another pipe and
 //!   counts the reply lines. The floor is `cat` in the binary's place,
-//!   moving the same bytes through the same two pipes. Two rates are
-//!   given: requests per wall-clock second, and requests per second of the
-//!   binary's own CPU time (user + system, from GNU time), which is what
-//!   one core sustains even when other work shares the machine. The files
-//!   stay under `target/tmp/stdio/` for runs by hand.
+//!   moving the same bytes through the same two pipes. The machine is
+//!   shared, so `cat` and the binary are measured side by side: seven
+//!   rounds, each running both (the order turning from round to round);
+//!   the figure is the median over the rounds of the binary's time over
+//!   `cat`'s, with the median time of each. Two rates are given: requests
+//!   per wall-clock second, and requests per second of the binary's own
+//!   CPU time (user + system, from GNU time), which is what one core
+//!   sustains even when other work shares the machine. The files stay
+//!   under `target/tmp/stdio/`, and the bench prints the shell loop that
+//!   measures the same by hand. With `STDIO_BENCH_BASELINE=<path to an
+//!   earlier build>`, that binary runs in the same rounds too (before and
+//!   after, under the same load).
 //! - **Peak memory.** The binary runs under GNU time (`/usr/bin/time -f
 //!   "%M %U %S"`), which reports the child's peak resident set size and CPU
 //!   time as the kernel counted them. Without GNU time the figure is read from `VmHWM` in
@@ -38,6 +45,10 @@ use std::time::{Duration, Instant};
 const BIN: &str = env!("CARGO_BIN_EXE_mcp-reference");
 const GNU_TIME: &str = "/usr/bin/time";
 const REQUESTS: usize = 200_000;
+/// `tools/call` requests in the throughput file compared with `cat`.
+const CALLS: usize = 1_000_000;
+/// Alternating rounds of `cat` and the binary per input.
+const ROUNDS: usize = 7;
 const STARTUP_RUNS: usize = 200;
 
 /// A class's line with its id (the first member) replaced by `id`.
@@ -201,34 +212,129 @@ fn mib(kib: Option<u64>) -> String {
     kib.map_or("n/a".into(), |k| format!("{:.1} MiB", k as f64 / 1024.0))
 }
 
-fn throughput(name: &str, path: &Path, input: &[u8], expected_replies: usize) {
+/// One round of `throughput`: the programs run one after another, each on
+/// the whole input.
+struct Round {
+    cat: Run,
+    server: Run,
+    baseline: Option<Run>,
+}
+
+fn median(mut values: Vec<f64>) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values[values.len() / 2]
+}
+
+/// The binary against `cat` on the same bytes, in alternating rounds: each
+/// round runs `cat` and the binary (and the baseline binary, if one is
+/// given) one after the other, the order turning from round to round, so
+/// both see the same load. What is reported is the median of the rounds'
+/// ratios, and the median of each program's times.
+fn throughput(
+    name: &str,
+    path: &Path,
+    input: &[u8],
+    expected_replies: usize,
+    baseline: Option<&str>,
+) {
     std::fs::write(path, input).expect("write the request file");
     let lines = input.iter().filter(|&&b| b == b'\n').count();
-    // Best of three: the machine is shared, and the best run is the one
-    // least disturbed by other work.
-    let best = |command: fn() -> Command, rss: bool| {
-        (0..3)
-            .map(|_| pipe_through(command(), input, 1, rss))
-            .min_by_key(|r| r.elapsed)
-            .expect("three runs")
+    let server_run = || pipe_through(server_command(), input, 1, true);
+    let baseline_run = |bin: &str| {
+        let mut c = Command::new(bin);
+        c.args(["--log-level", "off"]);
+        pipe_through(c, input, 1, true)
     };
-    let server = best(server_command, true);
-    assert_eq!(
-        server.replies, expected_replies,
-        "{name}: every request gets exactly one reply"
+    let cat_run = || pipe_through(Command::new("cat"), input, 1, false);
+    let programs = if baseline.is_some() { 3 } else { 2 };
+    let rounds: Vec<Round> = (0..ROUNDS)
+        .map(|i| {
+            // The order turns from round to round.
+            let mut runs: [Option<Run>; 3] = [None, None, None];
+            for k in 0..programs {
+                let which = (i + k) % programs;
+                runs[which] = match (which, baseline) {
+                    (0, _) => Some(cat_run()),
+                    (1, _) => Some(server_run()),
+                    (_, Some(bin)) => Some(baseline_run(bin)),
+                    (_, None) => None,
+                };
+            }
+            let [cat, server, baseline] = runs;
+            Round {
+                cat: cat.expect("cat ran"),
+                server: server.expect("the server ran"),
+                baseline,
+            }
+        })
+        .collect();
+    for r in &rounds {
+        assert_eq!(
+            r.server.replies, expected_replies,
+            "{name}: every request gets exactly one reply"
+        );
+        assert_eq!(r.cat.out_bytes, input.len(), "cat moves every byte");
+    }
+    let secs = |f: &dyn Fn(&Round) -> Option<Duration>| {
+        median(
+            rounds
+                .iter()
+                .filter_map(f)
+                .map(|d| d.as_secs_f64())
+                .collect(),
+        )
+    };
+    let ratio = |f: &dyn Fn(&Round) -> Option<&Run>| {
+        median(
+            rounds
+                .iter()
+                .filter_map(|r| Some(f(r)?.elapsed.as_secs_f64() / r.cat.elapsed.as_secs_f64()))
+                .collect(),
+        )
+    };
+    let (cat, server) = (
+        secs(&|r| Some(r.cat.elapsed)),
+        secs(&|r| Some(r.server.elapsed)),
     );
-    let cat = best(|| Command::new("cat"), false);
-    assert_eq!(cat.out_bytes, input.len(), "cat moves every byte");
-    let rate = |r: &Run| lines as f64 / r.elapsed.as_secs_f64();
+    // The median of the rounds' CPU times, as requests per CPU-second.
+    let cpu_rate = |f: &dyn Fn(&Round) -> Option<&Run>| {
+        let cpu: Vec<f64> = rounds
+            .iter()
+            .filter_map(|r| f(r)?.cpu)
+            .map(|d| d.as_secs_f64())
+            .collect();
+        if cpu.is_empty() {
+            "n/a".to_string()
+        } else {
+            per_cpu_second(lines, Some(Duration::from_secs_f64(median(cpu))))
+        }
+    };
+    let peak = rounds.iter().filter_map(|r| r.server.peak_kib).max();
     println!(
-        "| {name} ({}) | {lines} | {:.1} MiB | {:.0} | {} | {:.0} | {} |",
+        "| {name} ({}) | {lines} | {:.1} MiB | {:.3} s | {:.3} s | {:.2} | {:.0} | {} | {:.0} | {} |",
         path.file_name().and_then(|f| f.to_str()).unwrap_or("?"),
         input.len() as f64 / (1024.0 * 1024.0),
-        rate(&server),
-        per_cpu_second(lines, server.cpu),
-        rate(&cat),
-        mib(server.peak_kib),
+        cat,
+        server,
+        ratio(&|r| Some(&r.server)),
+        lines as f64 / server,
+        cpu_rate(&|r| Some(&r.server)),
+        lines as f64 / cat,
+        mib(peak),
     );
+    if baseline.is_some() {
+        println!(
+            "| baseline, same rounds | | | | {:.3} s | {:.2} | {:.0} | {} | | {} |",
+            secs(&|r| r.baseline.as_ref().map(|b| b.elapsed)),
+            ratio(&|r| r.baseline.as_ref()),
+            lines as f64 / secs(&|r| r.baseline.as_ref().map(|b| b.elapsed)),
+            cpu_rate(&|r| r.baseline.as_ref()),
+            mib(rounds
+                .iter()
+                .filter_map(|r| r.baseline.as_ref()?.peak_kib)
+                .max()),
+        );
+    }
 }
 
 fn startup() {
@@ -285,22 +391,46 @@ fn main() {
         class.check(&server).unwrap_or_else(|e| panic!("{e}"));
     }
 
-    println!("## Throughput (best of 3; floor: cat through the same pipes)\n");
+    // A previous build to measure in the same rounds, for before/after.
+    let baseline = std::env::var("STDIO_BENCH_BASELINE").ok();
+    let call = dir.join("call-1m.jsonl");
     println!(
-        "| input | requests | size | server req/s (wall) | server req per CPU-second | cat req/s (wall) | server peak RSS |"
+        "## Throughput: the binary against cat on the same bytes, {ROUNDS} alternating rounds\n"
     );
-    println!("| --- | ---: | ---: | ---: | ---: | ---: | ---: |");
+    println!(
+        "| input | requests | size | cat (median) | server (median) | server / cat (median of rounds) | server req/s (wall) | server req per CPU-second | cat req/s (wall) | server peak RSS |"
+    );
+    println!("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+    throughput(
+        "tools/call",
+        &call,
+        &requests(CALLS, Some("call_success")),
+        CALLS,
+        baseline.as_deref(),
+    );
     throughput(
         "mixed",
         &dir.join("mixed-200k.jsonl"),
         &requests(REQUESTS, None),
         REQUESTS,
+        baseline.as_deref(),
     );
-    throughput(
-        "tools/call",
-        &dir.join("call-200k.jsonl"),
-        &requests(REQUESTS, Some("call_success")),
-        REQUESTS,
+    let bin = Path::new(BIN)
+        .strip_prefix(std::env::current_dir().unwrap_or_default())
+        .unwrap_or(Path::new(BIN))
+        .display()
+        .to_string();
+    let file = call
+        .strip_prefix(std::env::current_dir().unwrap_or_default())
+        .unwrap_or(&call)
+        .display()
+        .to_string();
+    println!(
+        "\nThe same by hand, alternating (the file stays for it):\n\n```sh\n\
+         for i in 1 2 3 4 5; do\n  \
+         /usr/bin/time -f \"cat    %e s\" sh -c 'cat {file} | cat | wc -l'\n  \
+         /usr/bin/time -f \"server %e s\" sh -c 'cat {file} | {bin} --log-level off | wc -l'\n\
+         done\n```"
     );
 
     println!("\n## Peak memory against the number of tools/call requests\n");
