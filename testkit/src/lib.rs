@@ -21,7 +21,9 @@
 pub mod fuzzing;
 pub mod invariants;
 pub mod model;
+#[cfg(feature = "schema")]
 pub mod schema;
+#[cfg(feature = "strategy")]
 pub mod strategy;
 
 /// The `arbitrary` crate the structured fuzz inputs are decoded with, for
