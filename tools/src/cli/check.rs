@@ -64,8 +64,8 @@ pub(crate) struct Args {
     /// vectors, which hold for any 2026-07-28 server whatever its tools, and
     /// with --fixture also that fixture's. Exit codes: 0 every must vector
     /// passed, 1 a must vector failed, 3 the deadline cut some, 2 the server
-    /// could not be run.
-    #[arg(long)]
+    /// could not be run. Not with --json or --schema.
+    #[arg(long, conflicts_with_all = ["json", "schema"])]
     vectors: bool,
 
     /// With --vectors: also replay every vector of this fixture (textbook,
