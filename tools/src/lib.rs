@@ -7,11 +7,13 @@
 //! | module | owns |
 //! | --- | --- |
 //! | [`check`] | any stdio MCP 2026-07-28 server against the protocol's rules that hold whatever its tools; independent of the reference's core |
+//! | [`vectors`] | the committed test vectors (`vectors/`, built in) and their replay on any stdio server; independent of the reference's core |
 //! | [`diff`] | an implementation of book-orders against the reference, on generated cases, differences shrunk |
 //!
-//! `docs/check.md` documents both.
+//! `docs/check.md` documents check and diff, `docs/vectors.md` the vectors.
 
 #![forbid(unsafe_code)]
 
 pub mod check;
 pub mod diff;
+pub mod vectors;

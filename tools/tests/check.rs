@@ -441,3 +441,35 @@ fn schema_flag_names_the_file() {
     let report = check::run(&options).expect("a report");
     assert_fails_exactly(&report, &["discover.result", "stdout.schema"]);
 }
+
+/// `check` with no arguments: exit 2 and one sentence that shows where the
+/// server's command goes.
+#[test]
+fn no_arguments_get_one_sentence_naming_the_command_line() {
+    let (code, out, err) = cli(&["check"]);
+    assert_eq!((code, out.as_str()), (2, ""), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with("mcp-reference: check needs the server's command after `--`: ")
+            && err.contains("mcp-reference check [OPTIONS] -- CMD [ARGS...]"),
+        "{err}"
+    );
+}
+
+/// A command given without `--`: exit 2 and one sentence with the
+/// corrected command line, options kept before `--`.
+#[test]
+fn a_command_without_dashes_gets_the_corrected_command_line() {
+    let (code, out, err) = cli(&["check", "./server"]);
+    assert_eq!((code, out.as_str()), (2, ""), "{err}");
+    assert_eq!(
+        err.trim_end(),
+        "mcp-reference: the server's command goes after `--`: mcp-reference check -- ./server"
+    );
+    let (code, _, err) = cli(&["check", "--json", "./server", "--flag"]);
+    assert_eq!(code, 2, "{err}");
+    assert_eq!(
+        err.trim_end(),
+        "mcp-reference: the server's command goes after `--`: mcp-reference check --json -- ./server --flag"
+    );
+}

@@ -1,7 +1,8 @@
 //! `mcp-reference check [--json] [--timeout-ms N] [--reply-timeout-ms N]
 //! [--deadline-ms N] [--schema FILE] -- CMD [ARGS...]`: runs the library's
 //! checker ([`mcp_reference_tools::check`]) against a command and prints the
-//! report.
+//! report; with `--vectors [--fixture NAME]`, replays the committed test
+//! vectors instead ([`mcp_reference_tools::vectors`]).
 //!
 //! Exit codes: 0 PASS (every MUST check ran and passed), 1 FAIL (a MUST
 //! check failed), 3 INCOMPLETE (none failed, but one could not run: no
@@ -14,9 +15,21 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use mcp_reference_tools::check::{self, Options};
+use mcp_reference_tools::vectors;
 
 /// The arguments of `check`.
 #[derive(Debug, clap::Args)]
+#[command(
+    after_help = "Everything after `--` is the server's own command line, passed on as \
+    is. To check the reference itself: `mcp-reference check -- mcp-reference serve [--config \
+    FILE] [--user NAME] [--legacy VERSIONS]`: --config names the configuration file it serves \
+    (data/config.example.json, vectors/configs/NAME.json), --user the trusted user whose orders \
+    it shows (default mira), --legacy the legacy versions it also serves through initialize \
+    (off by default). Exit codes: 0 PASS, 1 FAIL, 3 INCOMPLETE, 2 the server could not be run \
+    or the command line is wrong; with --vectors: 0 every must vector passed, 1 a must vector \
+    failed, 3 the deadline cut some vectors, 2 could not run. See docs/check.md and \
+    docs/vectors.md."
+)]
 pub(crate) struct Args {
     /// Print the report as JSON instead of a table.
     #[arg(long)]
@@ -46,12 +59,31 @@ pub(crate) struct Args {
     #[arg(long, value_name = "FILE")]
     schema: Option<PathBuf>,
 
+    /// Replay the committed test vectors (built into this binary; see
+    /// docs/vectors.md) instead of the protocol checks: the `generic`
+    /// vectors, which hold for any 2026-07-28 server whatever its tools, and
+    /// with --fixture also that fixture's. Exit codes: 0 every must vector
+    /// passed, 1 a must vector failed, 3 the deadline cut some, 2 the server
+    /// could not be run. Not with --json or --schema.
+    #[arg(long, conflicts_with_all = ["json", "schema"])]
+    vectors: bool,
+
+    /// With --vectors: also replay every vector of this fixture (textbook,
+    /// stock, short-lines or legacy), for a server started with that
+    /// fixture's configuration (vectors/configs/NAME.json; for the
+    /// reference: `mcp-reference serve --config vectors/configs/NAME.json`).
+    #[arg(long, value_name = "NAME", requires = "vectors")]
+    fixture: Option<String>,
+
     /// The server's command and its arguments, after `--`.
     #[arg(last = true, required = true, value_name = "CMD")]
     command: Vec<OsString>,
 }
 
 pub(crate) fn run(args: Args) -> ExitCode {
+    if args.vectors {
+        return replay(args);
+    }
     let options = Options {
         command: args.command,
         env: Vec::new(),
@@ -79,4 +111,25 @@ pub(crate) fn run(args: Args) -> ExitCode {
         print!("{}", report.table());
     }
     ExitCode::from(report.verdict().exit_code())
+}
+
+/// `check --vectors [--fixture NAME]`: the committed vectors replayed.
+fn replay(args: Args) -> ExitCode {
+    let options = vectors::Options {
+        command: args.command,
+        fixture: args.fixture,
+        timeout: Duration::from_millis(args.timeout_ms),
+        reply_timeout: Duration::from_millis(args.reply_timeout_ms),
+        deadline: Duration::from_millis(args.deadline_ms),
+    };
+    match vectors::run(&options) {
+        Ok(report) => {
+            print!("{}", report.text());
+            ExitCode::from(report.exit_code())
+        }
+        Err(e) => {
+            eprintln!("mcp-reference check: {e}");
+            ExitCode::from(2)
+        }
+    }
 }

@@ -16,6 +16,15 @@ use mcp_reference_tools::diff::{self, Options};
 
 /// The arguments of `diff`.
 #[derive(Debug, clap::Args)]
+#[command(
+    after_help = "Everything after `--` is the implementation's own command line, \
+    passed on as is; diff starts it once per case with MCP_REFERENCE_CONFIG naming the \
+    case's configuration file, which it must serve (as `mcp-reference serve` does; its \
+    --config, --user and --legacy flags would override that file, so leave them out when \
+    diffing the reference). Exit codes: 0 no difference, 1 a difference (shrunk and \
+    printed), 2 the command could not be run or the command line is wrong. See \
+    docs/check.md."
+)]
 pub(crate) struct Args {
     /// How many generated cases must agree.
     #[arg(long, default_value_t = 256, value_name = "N")]

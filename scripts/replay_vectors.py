@@ -1,0 +1,380 @@
+#!/usr/bin/env python3
+"""Replay the committed test vectors (vectors/, format in docs/vectors.md)
+on any stdio MCP 2026-07-28 server. Python's standard library only.
+
+    python3 scripts/replay_vectors.py [--fixture NAME] [--dir DIR] -- CMD [ARGS...]
+
+Without --fixture: the `generic` vectors, which hold for any 2026-07-28
+server whatever its tools. With --fixture NAME: also every vector of that
+fixture, for a server started with vectors/configs/NAME.json.
+
+Single vectors share one server process (2026-07-28 requests are
+stateless); a silence is confirmed by a server/discover probe whose reply
+must be the next line. A vector with `steps` runs on a fresh process whose
+stdin is closed after the last step; its lines are read to end-of-file.
+After a failure the shared process is replaced. Every wait has a deadline.
+This is the algorithm of `mcp-reference check --vectors`
+(tools/src/vectors/), which tools/tests/vectors.rs holds to the same
+verdicts.
+
+Exit codes: 0 every must vector passed, 1 a must vector failed, 3 the
+deadline cut some vectors (none failed), 2 could not run (bad command
+line, unknown fixture, unreadable vectors, the server cannot be started).
+"""
+
+import argparse
+import json
+import os
+import queue
+import subprocess
+import sys
+import threading
+import time
+
+FILES = ["generic", "textbook", "stock", "short-lines", "legacy"]
+FIXTURES = ["textbook", "stock", "short-lines", "legacy"]
+
+
+class CannotRun(Exception):
+    """The run cannot go on: one sentence for stderr, exit code 2."""
+
+
+def load(directory, fixture):
+    if fixture is not None and fixture not in FIXTURES:
+        raise CannotRun("no fixture %s: the fixtures are %s" % (fixture, ", ".join(FIXTURES)))
+    out = []
+    for name in FILES:
+        if name != "generic" and name != fixture:
+            continue
+        path = os.path.join(directory, name + ".jsonl")
+        try:
+            with open(path, "rb") as f:
+                text = f.read().decode("utf-8")
+        except OSError as e:
+            raise CannotRun("cannot read %s: %s" % (path, e.strerror))
+        # Split on "\n" only: str.splitlines() would also split inside a
+        # line at U+2028, U+0085 and other separators JSON leaves unescaped.
+        for n, line in enumerate(text.split("\n"), 1):
+            if not line:
+                continue
+            try:
+                out.append(parse(json.loads(line)))
+            except (ValueError, KeyError, TypeError) as e:
+                raise CannotRun("%s line %d: %s" % (path, n, e))
+    return out
+
+
+def step(v):
+    if ("request" in v) == ("request_hex" in v):
+        raise ValueError("a step needs exactly one of request and request_hex")
+    request = v["request"].encode("utf-8") if "request" in v else bytes.fromhex(v["request_hex"])
+    reply = v["reply"]
+    if reply is not None and not isinstance(reply, str):
+        raise ValueError("reply must be a string or null")
+    return {"request": request, "reply": reply}
+
+
+def parse(v):
+    sequence = "steps" in v
+    steps = [step(s) for s in v["steps"]] if sequence else [step(v)]
+    return {
+        "id": v["id"],
+        "rule": v["rule"],
+        "flags": list(v["flags"]),
+        "match": v["match"],
+        "steps": steps,
+        "sequence": sequence,
+    }
+
+
+class Literal:
+    """A number as its literal text (for comparing ids)."""
+
+    def __init__(self, text):
+        self.text = text
+
+
+def id_token(line):
+    """A reply's id: a string's value or a number's (or null's) literal
+    text; None when the line is no JSON object."""
+    try:
+        v = json.loads(line, parse_int=Literal, parse_float=Literal)
+    except ValueError:
+        return None
+    if not isinstance(v, dict):
+        return None
+    i = v.get("id")
+    if isinstance(i, str):
+        return "s:" + i
+    if isinstance(i, Literal):
+        return "n:" + i.text
+    return "n:" + json.dumps(i)
+
+
+def same(a, b):
+    """The same JSON value, member order free, numbers of the same kind."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    return a == b
+
+
+def matches(kind, expected, got):
+    if kind == "exact":
+        return got == expected.encode("utf-8")
+    try:
+        got_text = got.decode("utf-8")
+        want = json.loads(expected)
+        have = json.loads(got_text)
+    except ValueError:
+        return False
+    if not isinstance(have, dict):
+        return False
+    a, b = id_token(expected), id_token(got_text)
+    if a is None or a != b or have.get("jsonrpc") != "2.0":
+        return False
+    if kind == "json":
+        return same(want, have)
+    if kind == "error":
+        code = have.get("error", {}).get("code") if isinstance(have.get("error"), dict) else None
+        return "result" not in have and code is not None and same(code, want["error"]["code"])
+    if kind == "result":
+        result = have.get("result")
+        return ("error" not in have and isinstance(result, dict)
+                and result.get("resultType") == "complete")
+    return False
+
+
+def show(line):
+    return line.decode("utf-8", errors="replace")
+
+
+class Process:
+    def __init__(self, command):
+        try:
+            self.p = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                      stderr=subprocess.DEVNULL)
+        except OSError as e:
+            raise CannotRun("cannot start %s: %s" % (command[0], e.strerror))
+        self.lines = queue.Queue()
+        self.answered = False
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self):
+        try:
+            for line in self.p.stdout:
+                if line.endswith(b"\n"):
+                    line = line[:-1]
+                self.lines.put(line)
+        except (OSError, ValueError):
+            pass
+        self.lines.put(None)
+
+    def write(self, data):
+        if self.p.stdin is None:
+            return
+        try:
+            self.p.stdin.write(data + b"\n")
+            self.p.stdin.flush()
+        except (OSError, ValueError):
+            self.close()
+
+    def close(self):
+        if self.p.stdin is not None:
+            try:
+                self.p.stdin.close()
+            except OSError:
+                pass
+            self.p.stdin = None
+
+    def read(self, o, end):
+        wait = o.reply_timeout if self.answered else o.timeout
+        wait = max(0.0, min(wait, end - time.monotonic()))
+        try:
+            line = self.lines.get(timeout=wait)
+        except queue.Empty:
+            return ("timeout", wait)
+        if line is None:
+            return ("exited", None)
+        self.answered = True
+        return ("line", line)
+
+    def kill(self):
+        self.close()
+        try:
+            self.p.kill()
+        except OSError:
+            pass
+        self.p.wait()
+
+
+def missing(read):
+    kind, value = read
+    if kind == "line":
+        return show(value)
+    if kind == "exited":
+        return "(no reply: the server exited)"
+    return "(no reply within %d ms)" % int(round(value * 1000))
+
+
+def sync_line(n):
+    i = '"mcp-vectors-sync-%d"' % n
+    line = ('{"jsonrpc":"2.0","id":%s,"method":"server/discover","params":{"_meta":'
+            '{"io.modelcontextprotocol/protocolVersion":"2026-07-28",'
+            '"io.modelcontextprotocol/clientCapabilities":{}}}}' % i)
+    return line.encode("utf-8"), i
+
+
+def single(p, v, n, o, end):
+    s = v["steps"][0]
+    p.write(s["request"])
+    if s["reply"] is not None:
+        read = p.read(o, end)
+        if read[0] == "line" and matches(v["match"], s["reply"], read[1]):
+            return None
+        return (1, s["reply"], missing(read))
+    probe, i = sync_line(n)
+    p.write(probe)
+    read = p.read(o, end)
+    if read[0] == "line":
+        try:
+            probe_reply = id_token(read[1].decode("utf-8")) == "s:" + json.loads(i)
+        except UnicodeDecodeError:
+            probe_reply = False
+        if probe_reply:
+            return None
+        return (1, None, show(read[1]))
+    return (1, None, missing(read) + " (to the probe that follows the request)")
+
+
+def sequence(v, o, end):
+    p = Process(o.command)
+    try:
+        for s in v["steps"]:
+            p.write(s["request"])
+        p.close()
+        got = []
+        while True:
+            read = p.read(o, end)
+            if read[0] != "line":
+                last = read
+                break
+            got.append(read[1])
+    finally:
+        p.kill()
+    k = 0
+    for i, s in enumerate(v["steps"]):
+        if s["reply"] is None:
+            continue
+        if k >= len(got):
+            return (i + 1, s["reply"], missing(last))
+        if not matches(v["match"], s["reply"], got[k]):
+            return (i + 1, s["reply"], show(got[k]))
+        k += 1
+    if k < len(got):
+        return (len(v["steps"]), None, show(got[k]))
+    return None
+
+
+def replay(o):
+    vectors = load(o.dir, o.fixture)
+    end = time.monotonic() + o.deadline
+    shared = None
+    results = []
+    try:
+        for n, v in enumerate(vectors):
+            if time.monotonic() >= end:
+                results.append((v, "notrun"))
+                continue
+            if v["sequence"]:
+                failure = sequence(v, o, end)
+            else:
+                p = shared if shared is not None else Process(o.command)
+                shared = None
+                failure = single(p, v, n, o, end)
+                if failure is None:
+                    shared = p
+                else:
+                    p.kill()
+            results.append((v, failure))
+    finally:
+        if shared is not None:
+            shared.kill()
+    return results
+
+
+def report(o, results):
+    out = ["replay_vectors%s: %s" % (" --fixture " + o.fixture if o.fixture else "",
+                                     " ".join(o.command))]
+    passed = failed = must = cut = 0
+    for v, r in results:
+        if r is None:
+            passed += 1
+        elif r == "notrun":
+            cut += 1
+        else:
+            failed += 1
+            if "must" in v["flags"]:
+                must += 1
+            step_no, expected, got = r
+            out.append("FAIL %s (rule %s, %s, match %s)" % (v["id"], v["rule"], ",".join(v["flags"]), v["match"]))
+            if v["sequence"]:
+                out.append("  step     %d" % step_no)
+            out.append("  request  %s" % show(v["steps"][step_no - 1]["request"]))
+            out.append("  expected %s" % (expected if expected is not None else "(no reply)"))
+            out.append("  got      %s" % got)
+    out.append("vectors: %d run, %d passed, %d failed (%d must), %d not run"
+               % (len(results) - cut, passed, failed, must, cut))
+    code = 1 if must else (3 if cut else 0)
+    out.append("verdict: " + {0: "PASS (every must vector passed)", 1: "FAIL (a must vector failed)",
+                              3: "INCOMPLETE (the deadline cut some vectors)"}[code])
+    print("\n".join(out))
+    return code
+
+
+def main(argv):
+    default_dir = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "vectors")
+    if "--" not in argv and ("-h" in argv or "--help" in argv):
+        print(__doc__)
+        return 0
+    if "--" not in argv:
+        sys.stderr.write("replay_vectors.py: the server's command goes after `--`: "
+                         "python3 scripts/replay_vectors.py [--fixture NAME] [--dir DIR] -- CMD [ARGS...]\n")
+        return 2
+    split = argv.index("--")
+    ours, command = argv[:split], argv[split + 1:]
+    parser = argparse.ArgumentParser(prog="replay_vectors.py", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--fixture", metavar="NAME",
+                        help="also replay this fixture's vectors (%s)" % ", ".join(FIXTURES))
+    parser.add_argument("--dir", default=default_dir, metavar="DIR",
+                        help="the vectors folder (default: vectors/ beside scripts/)")
+    parser.add_argument("--timeout-ms", type=int, default=5000, metavar="N",
+                        help="wait for a fresh process's first line (default 5000)")
+    parser.add_argument("--reply-timeout-ms", type=int, default=2000, metavar="N",
+                        help="wait for each later line (default 2000)")
+    parser.add_argument("--deadline-ms", type=int, default=120000, metavar="N",
+                        help="the whole run's deadline (default 120000)")
+    try:
+        o = parser.parse_args(ours)
+    except SystemExit as e:
+        return 0 if e.code == 0 else 2
+    if not command:
+        sys.stderr.write("replay_vectors.py: no command after `--`\n")
+        return 2
+    o.command = command
+    o.timeout = o.timeout_ms / 1000.0
+    o.reply_timeout = o.reply_timeout_ms / 1000.0
+    o.deadline = o.deadline_ms / 1000.0
+    try:
+        results = replay(o)
+    except CannotRun as e:
+        sys.stderr.write("replay_vectors.py: %s\n" % e)
+        return 2
+    return report(o, results)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,401 @@
+//! Replaying vectors on a server process: single vectors share one process
+//! (requests of 2026-07-28 are stateless), a silence is confirmed by a
+//! `server/discover` probe whose reply must be the next line; a sequence
+//! (`steps`) runs on a fresh process whose stdin is closed after the last
+//! step, and its lines are read to end-of-file. Every wait has a deadline.
+//! After a failure the shared process is replaced, so one fault is not
+//! counted again on the next vector. `scripts/replay_vectors.py` does the
+//! same, step for step.
+
+use std::ffi::OsString;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use super::{Vector, matches, select};
+
+/// What to replay, on what.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// The server's command and arguments.
+    pub command: Vec<OsString>,
+    /// The fixture the server was started with, if any.
+    pub fixture: Option<String>,
+    /// The wait for a fresh process's first line.
+    pub timeout: Duration,
+    /// The wait for each later line.
+    pub reply_timeout: Duration,
+    /// The whole run's deadline; vectors it cuts are not run.
+    pub deadline: Duration,
+}
+
+/// The outcome of one vector.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    /// Every step got its expected line (or silence).
+    Pass,
+    /// A step did not: its number (1-based), the expected and the got line.
+    Fail {
+        /// The step (1 for a single vector).
+        step: usize,
+        /// The expected line, or `None` for silence.
+        expected: Option<String>,
+        /// What came instead, as shown to a user.
+        got: String,
+    },
+    /// The run's deadline came first.
+    NotRun,
+}
+
+/// Every vector replayed and its outcome.
+#[derive(Debug)]
+pub struct Report {
+    /// The command line, for the header.
+    pub command: String,
+    /// The fixture, if any.
+    pub fixture: Option<String>,
+    /// Each vector with its outcome, in replay order.
+    pub results: Vec<(Vector, Outcome)>,
+}
+
+/// The id of the probe that confirms a silence.
+fn sync_line(n: usize) -> (Vec<u8>, String) {
+    let id = format!("\"mcp-vectors-sync-{n}\"");
+    let line = format!(
+        "{{\"jsonrpc\":\"2.0\",\"id\":{id},\"method\":\"server/discover\",\"params\":{{\"_meta\":{{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\",\"io.modelcontextprotocol/clientCapabilities\":{{}}}}}}}}"
+    );
+    (line.into_bytes(), id)
+}
+
+fn show(line: &[u8]) -> String {
+    String::from_utf8_lossy(line).into_owned()
+}
+
+struct Process {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<Option<Vec<u8>>>,
+    answered: bool,
+}
+
+enum Read {
+    Line(Vec<u8>),
+    Exited,
+    Timeout(Duration),
+}
+
+impl Process {
+    fn start(command: &[OsString]) -> Result<Process, String> {
+        let (program, args) = command
+            .split_first()
+            .ok_or("no command to run: give the server's command after `--`")?;
+        let mut child = Command::new(program)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| format!("cannot start {}: {e}", program.to_string_lossy()))?;
+        let stdout = child
+            .stdout
+            .take()
+            .ok_or("the server's stdout is not piped")?;
+        let (tx, rx) = mpsc::channel();
+        thread::spawn(move || {
+            let mut reader = BufReader::new(stdout);
+            loop {
+                let mut line = Vec::new();
+                match reader.read_until(b'\n', &mut line) {
+                    Ok(0) | Err(_) => {
+                        let _ = tx.send(None);
+                        return;
+                    }
+                    Ok(_) => {
+                        if line.last() == Some(&b'\n') {
+                            line.pop();
+                        }
+                        if tx.send(Some(line)).is_err() {
+                            return;
+                        }
+                    }
+                }
+            }
+        });
+        Ok(Process {
+            stdin: child.stdin.take(),
+            child,
+            lines: rx,
+            answered: false,
+        })
+    }
+
+    fn write(&mut self, line: &[u8]) {
+        if let Some(stdin) = &mut self.stdin {
+            let mut bytes = line.to_vec();
+            bytes.push(b'\n');
+            if stdin
+                .write_all(&bytes)
+                .and_then(|()| stdin.flush())
+                .is_err()
+            {
+                self.stdin = None;
+            }
+        }
+    }
+
+    fn close(&mut self) {
+        self.stdin = None;
+    }
+
+    fn read(&mut self, timeout: &Options, end: Instant) -> Read {
+        let wait = if self.answered {
+            timeout.reply_timeout
+        } else {
+            timeout.timeout
+        };
+        let wait = wait.min(end.saturating_duration_since(Instant::now()));
+        match self.lines.recv_timeout(wait) {
+            Ok(Some(line)) => {
+                self.answered = true;
+                Read::Line(line)
+            }
+            Ok(None) | Err(RecvTimeoutError::Disconnected) => Read::Exited,
+            Err(RecvTimeoutError::Timeout) => Read::Timeout(wait),
+        }
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        self.stdin = None;
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn missing(read: Read) -> String {
+    match read {
+        Read::Line(line) => show(&line),
+        Read::Exited => "(no reply: the server exited)".into(),
+        Read::Timeout(wait) => format!("(no reply within {} ms)", wait.as_millis()),
+    }
+}
+
+/// One single vector on the shared process.
+fn single(p: &mut Process, v: &Vector, n: usize, o: &Options, end: Instant) -> Outcome {
+    let Some(step) = v.steps.first() else {
+        return Outcome::Pass;
+    };
+    p.write(&step.request);
+    match &step.reply {
+        Some(expected) => match p.read(o, end) {
+            Read::Line(got) if matches(&v.matching, expected, &got) => Outcome::Pass,
+            read => Outcome::Fail {
+                step: 1,
+                expected: Some(expected.clone()),
+                got: missing(read),
+            },
+        },
+        None => {
+            let (probe, id) = sync_line(n);
+            p.write(&probe);
+            match p.read(o, end) {
+                Read::Line(got) if is_reply_to(&got, &id) => Outcome::Pass,
+                Read::Line(got) => Outcome::Fail {
+                    step: 1,
+                    expected: None,
+                    got: show(&got),
+                },
+                read => Outcome::Fail {
+                    step: 1,
+                    expected: None,
+                    got: format!("{} (to the probe that follows the request)", missing(read)),
+                },
+            }
+        }
+    }
+}
+
+/// Whether a line is a reply whose id is the probe's.
+fn is_reply_to(line: &[u8], id: &str) -> bool {
+    std::str::from_utf8(line).is_ok_and(|text| super::same_id(text, id))
+}
+
+/// A sequence on a fresh process: every step written, stdin closed, lines
+/// read to end-of-file, then matched in order with the expected lines.
+fn sequence(v: &Vector, o: &Options, end: Instant) -> Result<Outcome, String> {
+    let mut p = Process::start(&o.command)?;
+    for step in &v.steps {
+        p.write(&step.request);
+    }
+    p.close();
+    let mut got = Vec::new();
+    let last = loop {
+        match p.read(o, end) {
+            Read::Line(line) => got.push(line),
+            other => break other,
+        }
+    };
+    let mut lines = got.into_iter();
+    for (i, step) in v.steps.iter().enumerate() {
+        let Some(expected) = &step.reply else {
+            continue;
+        };
+        match lines.next() {
+            Some(line) if matches(&v.matching, expected, &line) => {}
+            Some(line) => {
+                return Ok(Outcome::Fail {
+                    step: i + 1,
+                    expected: Some(expected.clone()),
+                    got: show(&line),
+                });
+            }
+            None => {
+                return Ok(Outcome::Fail {
+                    step: i + 1,
+                    expected: Some(expected.clone()),
+                    got: missing(last),
+                });
+            }
+        }
+    }
+    Ok(match lines.next() {
+        Some(extra) => Outcome::Fail {
+            step: v.steps.len(),
+            expected: None,
+            got: show(&extra),
+        },
+        None => Outcome::Pass,
+    })
+}
+
+/// Replays the selected vectors. `Err`: the command line or the server
+/// could not be run at all.
+pub fn run(o: &Options) -> Result<Report, String> {
+    let vectors = select(o.fixture.as_deref())?;
+    let end = Instant::now() + o.deadline;
+    let mut shared: Option<Process> = None;
+    let mut results = Vec::new();
+    for (n, v) in vectors.into_iter().enumerate() {
+        if Instant::now() >= end {
+            results.push((v, Outcome::NotRun));
+            continue;
+        }
+        let outcome = if v.sequence {
+            sequence(&v, o, end)?
+        } else {
+            let mut p = match shared.take() {
+                Some(p) => p,
+                None => Process::start(&o.command)?,
+            };
+            let outcome = single(&mut p, &v, n, o, end);
+            if outcome == Outcome::Pass {
+                shared = Some(p);
+            }
+            outcome
+        };
+        results.push((v, outcome));
+    }
+    Ok(Report {
+        command: o
+            .command
+            .iter()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect::<Vec<_>>()
+            .join(" "),
+        fixture: o.fixture.clone(),
+        results,
+    })
+}
+
+impl Report {
+    /// Vectors that failed, in replay order.
+    pub fn failed(&self) -> Vec<&str> {
+        self.results
+            .iter()
+            .filter(|(_, o)| matches!(o, Outcome::Fail { .. }))
+            .map(|(v, _)| v.id.as_str())
+            .collect()
+    }
+
+    /// 0 every `must` vector passed, 1 a `must` vector failed, 3 none
+    /// failed but the deadline cut some.
+    pub fn exit_code(&self) -> u8 {
+        let must_failed = self
+            .results
+            .iter()
+            .any(|(v, o)| v.is_must() && matches!(o, Outcome::Fail { .. }));
+        let cut = self.results.iter().any(|(_, o)| *o == Outcome::NotRun);
+        if must_failed {
+            1
+        } else if cut {
+            3
+        } else {
+            0
+        }
+    }
+
+    /// The report as printed: per failed vector its id, rule, flags, the
+    /// expected and the got line; then a summary and the verdict.
+    pub fn text(&self) -> String {
+        let mut out = format!(
+            "mcp-reference check --vectors{}: {}\n",
+            self.fixture
+                .as_deref()
+                .map(|f| format!(" --fixture {f}"))
+                .unwrap_or_default(),
+            self.command
+        );
+        let (mut passed, mut failed, mut must, mut cut) = (0, 0, 0, 0);
+        for (v, o) in &self.results {
+            match o {
+                Outcome::Pass => passed += 1,
+                Outcome::NotRun => cut += 1,
+                Outcome::Fail {
+                    step,
+                    expected,
+                    got,
+                } => {
+                    failed += 1;
+                    if v.is_must() {
+                        must += 1;
+                    }
+                    out.push_str(&format!(
+                        "FAIL {} (rule {}, {}, match {})\n",
+                        v.id,
+                        v.rule,
+                        v.flags.join(","),
+                        v.matching
+                    ));
+                    if v.sequence {
+                        out.push_str(&format!("  step     {step}\n"));
+                    }
+                    let request = v
+                        .steps
+                        .get(step.saturating_sub(1))
+                        .map(|s| show(&s.request))
+                        .unwrap_or_default();
+                    out.push_str(&format!("  request  {request}\n"));
+                    out.push_str(&format!(
+                        "  expected {}\n",
+                        expected.as_deref().unwrap_or("(no reply)")
+                    ));
+                    out.push_str(&format!("  got      {got}\n"));
+                }
+            }
+        }
+        out.push_str(&format!(
+            "vectors: {} run, {passed} passed, {failed} failed ({must} must), {cut} not run\n",
+            self.results.len() - cut
+        ));
+        let verdict = match self.exit_code() {
+            0 => "PASS (every must vector passed)",
+            1 => "FAIL (a must vector failed)",
+            _ => "INCOMPLETE (the deadline cut some vectors)",
+        };
+        out.push_str(&format!("verdict: {verdict}\n"));
+        out
+    }
+}

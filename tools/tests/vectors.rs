@@ -1,0 +1,158 @@
+//! Both vector replayers, `mcp-reference check --vectors` (Rust, the
+//! vectors built in) and `scripts/replay_vectors.py` (Python's standard
+//! library), against the reference and against each fault of
+//! `examples/faulty_server.rs`: the reference passes every vector of every
+//! fixture; each fault fails the vector of the rule it breaks; and the two
+//! replayers agree on every verdict (the same failing vector ids, the same
+//! exit code). Durations are printed, never asserted.
+
+#[path = "support/fixture.rs"]
+mod fixture;
+
+use std::collections::BTreeSet;
+use std::ffi::OsString;
+use std::path::PathBuf;
+use std::process::Command;
+use std::time::Instant;
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// The exit code, the failing vector ids and the whole output.
+struct Verdict {
+    code: i32,
+    failed: BTreeSet<String>,
+    out: String,
+}
+
+fn verdict(mut cmd: Command) -> Verdict {
+    let started = Instant::now();
+    let out = cmd
+        .env_remove("MCP_REFERENCE_CONFIG")
+        .env_remove("MCP_REFERENCE_USER")
+        .output()
+        .expect("the replayer runs");
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let failed = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("FAIL "))
+        .filter_map(|l| l.split(' ').next())
+        .map(String::from)
+        .collect();
+    println!(
+        "{:?}: exit {:?} in {:.2} s",
+        cmd.get_args().collect::<Vec<_>>(),
+        out.status.code(),
+        started.elapsed().as_secs_f64()
+    );
+    Verdict {
+        code: out.status.code().unwrap_or(-1),
+        failed,
+        out: text + &String::from_utf8_lossy(&out.stderr),
+    }
+}
+
+fn rust(fixture: Option<&str>, server: &[OsString]) -> Verdict {
+    let mut cmd = Command::new(fixture::bin());
+    cmd.args(["check", "--vectors"]);
+    if let Some(f) = fixture {
+        cmd.args(["--fixture", f]);
+    }
+    cmd.arg("--").args(server);
+    verdict(cmd)
+}
+
+fn python(fixture: Option<&str>, server: &[OsString]) -> Verdict {
+    let mut cmd = Command::new("python3");
+    cmd.arg(repo().join("scripts/replay_vectors.py"));
+    if let Some(f) = fixture {
+        cmd.args(["--fixture", f]);
+    }
+    cmd.arg("--").args(server);
+    verdict(cmd)
+}
+
+/// Runs both replayers and requires the same verdict; returns it.
+fn both(fixture: Option<&str>, server: &[OsString]) -> Verdict {
+    let r = rust(fixture, server);
+    let p = python(fixture, server);
+    assert_eq!(
+        (r.code, &r.failed),
+        (p.code, &p.failed),
+        "the replayers disagree\n--- check --vectors\n{}\n--- replay_vectors.py\n{}",
+        r.out,
+        p.out
+    );
+    r
+}
+
+fn reference(config: Option<&str>) -> Vec<OsString> {
+    let mut argv = fixture::reference();
+    if let Some(name) = config {
+        argv.push("--config".into());
+        argv.push(repo().join(format!("vectors/configs/{name}.json")).into());
+    }
+    argv
+}
+
+#[test]
+fn the_reference_passes_every_vector_of_every_fixture_in_both_replayers() {
+    for fixture in [
+        None,
+        Some("textbook"),
+        Some("stock"),
+        Some("short-lines"),
+        Some("legacy"),
+    ] {
+        let v = both(fixture, &reference(fixture));
+        assert_eq!(v.code, 0, "{}", v.out);
+        assert!(v.failed.is_empty(), "{}", v.out);
+        assert!(v.out.contains("verdict: PASS"), "{}", v.out);
+        assert!(v.out.contains(" 0 failed"), "{}", v.out);
+    }
+}
+
+/// Each fault fails the vector of the rule it breaks, in both replayers,
+/// with the same failing vectors and exit code.
+#[test]
+fn each_fault_fails_its_vectors_with_the_same_verdicts() {
+    let faults = [
+        ("--wrong-id", "generic/E10-id-04", true),
+        ("--answer-notifications", "generic/E16-01", true),
+        ("--skip-version-check", "generic/M7-01", true),
+        ("--no-result-type", "generic/D1-discover", true),
+        ("--leak-forbidden", "textbook/T5-forbidden", false),
+        ("--drop-at-eof", "textbook/W1-recorded-run", false),
+        ("--log-on-stdout", "generic/D1-discover", true),
+    ];
+    for (flag, vector, must) in faults {
+        let v = both(Some("textbook"), &fixture::faulty(&[flag]));
+        println!("{flag}: {} failing: {:?}", v.failed.len(), v.failed);
+        assert!(
+            v.failed.contains(vector),
+            "{flag} should fail {vector}\n{}",
+            v.out
+        );
+        assert_ne!(v.code, 2, "{}", v.out);
+        if must {
+            assert_eq!(v.code, 1, "{flag} fails a must vector\n{}", v.out);
+        }
+    }
+}
+
+/// The command line: an unknown fixture or a server that cannot start is
+/// exit 2 with one sentence, in both replayers.
+#[test]
+fn what_cannot_run_is_exit_two_in_both() {
+    let v = both(Some("nonesuch"), &reference(None));
+    assert_eq!(v.code, 2, "{}", v.out);
+    assert!(v.out.contains("no fixture nonesuch"), "{}", v.out);
+    let v = both(None, &["/nonexistent/server".into()]);
+    assert_eq!(v.code, 2, "{}", v.out);
+    assert!(
+        v.out.contains("cannot start /nonexistent/server"),
+        "{}",
+        v.out
+    );
+}
