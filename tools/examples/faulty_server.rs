@@ -186,12 +186,27 @@ fn handle(server: &Server, faults: &Faults, line: &[u8], stdout: &Mutex<io::Stdo
                 Some(asked) if !server.config().versions().iter().any(|s| s == asked) => {
                     // The version is swapped for a served one, as a server that
                     // never looks at it would behave.
+                    // Only the version's own literal, after its key.
                     let from = Value::from(asked).to_string();
                     let to = Value::from("2026-07-28").to_string();
-                    rewritten = String::from_utf8_lossy(line)
-                        .replace(&from, &to)
-                        .into_bytes();
-                    &rewritten[..]
+                    let text = String::from_utf8_lossy(line).into_owned();
+                    let key = "\"io.modelcontextprotocol/protocolVersion\"";
+                    let at = text.find(key).and_then(|k| {
+                        let after = k + key.len();
+                        text.get(after..)?.find(&from).map(|i| after + i)
+                    });
+                    match at {
+                        Some(at) => {
+                            rewritten = format!(
+                                "{}{to}{}",
+                                text.get(..at).unwrap_or_default(),
+                                text.get(at + from.len()..).unwrap_or_default()
+                            )
+                            .into_bytes();
+                            &rewritten[..]
+                        }
+                        None => line,
+                    }
                 }
                 _ => line,
             }

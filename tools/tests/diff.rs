@@ -1,43 +1,49 @@
-//! `mcp-reference diff`: the reference agrees with itself; each relevant
-//! fault-injected fixture is found, and shrunk to a single line; a seed
-//! gives the same result every time.
+//! `mcp-reference diff`: the reference agrees with itself; each fault of
+//! the fault fixture is found as exactly one class of difference, shrunk to
+//! a small case on the textbook configuration; three faults at once are
+//! three classes; a seed gives the same report every time; a slow starter
+//! is measured (never asserted on time).
 
 #[path = "support/fixture.rs"]
 mod fixture;
 
-use std::ffi::OsString;
 use std::process::Command;
+use std::time::Instant;
 
-use mcp_reference_tools::diff::{self, Counterexample, Options};
+use mcp_reference_tools::diff::{self, Class, DiffReport, Options};
 
-/// Shrinking budget for the fixtures: the sequence is down to its length
-/// after at most a few runs; the rest simplifies lines and configuration.
-const SHRINK: u32 = 100;
-
-fn options(command: Vec<OsString>) -> Options {
-    let mut options = Options::new(command);
-    options.shrink_iters = SHRINK;
-    options
+fn report(flags: &[&str]) -> DiffReport {
+    diff::run(&Options::new(fixture::faulty(flags))).expect("the fixture runs")
 }
 
-fn counterexample(flag: &str) -> Counterexample {
-    let report = diff::run(&options(fixture::faulty(&[flag]))).expect("the fixture runs");
-    let cx = report
-        .counterexample
-        .unwrap_or_else(|| panic!("{flag}: no difference found in 256 cases"));
-    assert_eq!(
-        cx.lines.len(),
-        1,
-        "{flag}: one line shows the fault, so the minimal case is one line\n{}",
-        diff::DiffReport {
-            command: report.command,
-            seed: report.seed,
-            runs: report.runs,
-            counterexample: Some(cx.clone()),
+/// Every class has a case of at most `limit` bytes per line, on the
+/// textbook configuration, confirmed with both replies.
+fn small(report: &DiffReport, limit: usize) {
+    for class in &report.classes {
+        assert!(class.config.is_none(), "{}", report.text());
+        assert!(!class.lines.is_empty(), "{}", report.text());
+        for line in &class.lines {
+            assert!(
+                line.len() <= limit,
+                "a line of {} bytes\n{}",
+                line.len(),
+                report.text()
+            );
         }
-        .text()
-    );
-    cx
+    }
+}
+
+/// The one class a fault shows, its case lines at most `limit` bytes.
+fn only_class_within(flag: &str, limit: usize) -> Class {
+    let report = report(&[flag]);
+    assert_eq!(report.classes.len(), 1, "{flag}\n{}", report.text());
+    small(&report, limit);
+    assert_eq!(report.cases_run, 256);
+    report.classes[0].clone()
+}
+
+fn only_class(flag: &str) -> Class {
+    only_class_within(flag, 200)
 }
 
 fn text(lines: &[Vec<u8>]) -> String {
@@ -50,39 +56,40 @@ fn text(lines: &[Vec<u8>]) -> String {
 
 #[test]
 fn the_reference_binary_agrees_with_the_reference_core() {
-    let mut options = Options::new(fixture::reference());
-    options.cases = 256;
-    let report = diff::run(&options).expect("the binary runs");
-    assert!(report.counterexample.is_none(), "{}", report.text());
-    assert_eq!(report.runs, 257, "a first run, then one per case");
+    let report = diff::run(&Options::new(fixture::reference())).expect("the binary runs");
+    assert!(report.classes.is_empty(), "{}", report.text());
+    assert_eq!(report.cases_run, 256);
+    assert!(report.reused, "{}", report.text());
 }
 
 #[test]
 fn the_unbroken_fixture_agrees_too() {
-    let mut options = options(fixture::faulty(&[]));
-    options.cases = 64;
-    let report = diff::run(&options).expect("the fixture runs");
-    assert!(report.counterexample.is_none(), "{}", report.text());
+    let report = report(&[]);
+    assert!(report.classes.is_empty(), "{}", report.text());
 }
 
 #[test]
-fn wrong_id_is_found_and_shrunk() {
-    let cx = counterexample("--wrong-id");
+fn wrong_id_is_one_class() {
+    let class = only_class("--wrong-id");
     assert!(
-        cx.difference.starts_with("reply 1: /id/raw id"),
+        class.difference.contains("/id/raw id"),
         "{}",
-        cx.difference
+        class.difference
     );
+    assert_eq!(class.lines.len(), 1);
 }
 
 #[test]
-fn answered_notifications_are_found_and_shrunk() {
-    let cx = counterexample("--answer-notifications");
-    assert_eq!(
-        cx.difference,
-        "the command wrote 1 reply where the reference wrote 0"
+fn answered_notifications_are_one_class() {
+    let class = only_class("--answer-notifications");
+    assert!(
+        class
+            .difference
+            .starts_with("the command wrote 1 reply where the reference wrote 0"),
+        "{}",
+        class.difference
     );
-    let line: serde_json::Value = serde_json::from_slice(&cx.lines[0]).expect("a JSON line");
+    let line: serde_json::Value = serde_json::from_slice(&class.lines[0]).expect("a JSON line");
     assert!(
         line.get("method").is_some() && line.get("id").is_none(),
         "{line}"
@@ -90,85 +97,146 @@ fn answered_notifications_are_found_and_shrunk() {
 }
 
 #[test]
-fn a_skipped_version_check_is_found_and_shrunk() {
-    let cx = counterexample("--skip-version-check");
+fn a_skipped_version_check_is_one_class() {
+    let class = only_class("--skip-version-check");
     assert!(
-        text(&cx.reference).contains("-32022"),
+        text(&class.reference).contains("-32022"),
         "{}",
-        text(&cx.reference)
+        text(&class.reference)
     );
     assert!(
-        !text(&cx.command).contains("-32022"),
+        !text(&class.command).contains("-32022"),
         "{}",
-        text(&cx.command)
+        text(&class.command)
     );
 }
 
 #[test]
-fn a_missing_result_type_is_found_and_shrunk() {
-    let cx = counterexample("--no-result-type");
+fn a_missing_result_type_is_one_class() {
+    let class = only_class("--no-result-type");
     assert!(
-        cx.difference
+        class
+            .difference
             .ends_with("/result/resultType: missing from the command's reply"),
         "{}",
-        cx.difference
+        class.difference
     );
 }
 
 #[test]
-fn a_forbidden_leak_is_found_and_shrunk() {
-    let cx = counterexample("--leak-forbidden");
-    // The reference hides the order; the command shows it.
+fn a_forbidden_leak_is_one_class() {
+    // A tools/call of someone else's order, with a textbook `_meta`: the
+    // class needs a little more than 200 bytes.
+    let class = only_class_within("--leak-forbidden", 240);
     assert!(
-        text(&cx.reference).contains(r#""isError":true"#),
+        text(&class.reference).contains(r#""isError":true"#),
         "{}",
-        text(&cx.reference)
+        text(&class.reference)
     );
     assert!(
-        text(&cx.command).contains("structuredContent"),
+        text(&class.command).contains("structuredContent"),
         "{}",
-        text(&cx.command)
-    );
-    // The order exists in the configuration and belongs to someone else.
-    let user = cx.config["user"].as_str().expect("a user");
-    let structured: serde_json::Value =
-        serde_json::from_slice(&cx.command[0]).expect("a JSON reply");
-    let id = &structured["result"]["structuredContent"]["order_id"];
-    let order = cx.config["orders"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .find(|o| &o["order_id"] == id)
-        .expect("the leaked order is in the configuration");
-    assert_ne!(order["owner"], user);
-}
-
-#[test]
-fn replies_dropped_at_eof_are_found_and_shrunk() {
-    let cx = counterexample("--drop-at-eof");
-    assert_eq!(
-        cx.difference,
-        "the command wrote 0 replies where the reference wrote 1"
+        text(&class.command)
     );
 }
 
 #[test]
-fn a_log_line_on_stdout_is_found_and_shrunk() {
-    let cx = counterexample("--log-on-stdout");
-    assert_eq!(cx.difference, "reply 1: the command's line is not JSON");
+fn replies_dropped_at_eof_are_one_class() {
+    let class = only_class("--drop-at-eof");
+    assert!(
+        class.difference.contains("where the reference wrote"),
+        "{}",
+        class.difference
+    );
 }
 
 #[test]
-fn the_same_seed_gives_the_same_counterexample() {
-    let run = |seed: u64| {
-        let mut options = options(fixture::faulty(&["--no-result-type"]));
-        options.seed = seed;
-        options.shrink_iters = 50;
-        let report = diff::run(&options).expect("the fixture runs");
-        let cx = report.counterexample.expect("a difference");
-        (report.runs, cx.config, cx.lines, cx.difference)
+fn a_log_line_on_stdout_is_one_class() {
+    let class = only_class("--log-on-stdout");
+    assert_eq!(class.difference, "reply 1: the command's line is not JSON");
+}
+
+#[test]
+fn three_faults_are_three_classes() {
+    let report = report(&[
+        "--wrong-id",
+        "--answer-notifications",
+        "--skip-version-check",
+    ]);
+    assert_eq!(report.classes.len(), 3, "{}", report.text());
+    small(&report, 200);
+    let all: String = report
+        .classes
+        .iter()
+        .map(|c| c.difference.clone() + "\n")
+        .collect();
+    assert!(all.contains("/id/raw id"), "{all}");
+    assert!(all.contains("where the reference wrote 0"), "{all}");
+    assert!(
+        report
+            .classes
+            .iter()
+            .any(|c| text(&c.reference).contains("-32022")),
+        "{all}"
+    );
+    let counted: u64 = report.classes.iter().map(|c| c.count).sum();
+    assert!(counted >= 3);
+    println!("{}", report.text());
+}
+
+#[test]
+fn the_same_seed_gives_the_same_report() {
+    let run = || {
+        let mut options = Options::new(fixture::faulty(&["--wrong-id", "--no-result-type"]));
+        options.seed = 7;
+        options.cases = 64;
+        let r = diff::run(&options).expect("the fixture runs");
+        r.classes
+            .iter()
+            .map(|c| {
+                (
+                    c.row.clone(),
+                    c.count,
+                    c.lines.clone(),
+                    c.difference.clone(),
+                )
+            })
+            .collect::<Vec<_>>()
     };
-    assert_eq!(run(7), run(7));
+    let first = run();
+    assert!(!first.is_empty());
+    assert_eq!(first, run());
+}
+
+#[test]
+fn a_slow_starter_is_measured() {
+    let started = Instant::now();
+    let report = diff::run(&Options::new(fixture::faulty(&["--slow-start", "300"])))
+        .expect("the fixture runs");
+    assert!(report.classes.is_empty(), "{}", report.text());
+    assert_eq!(report.cases_run, 256);
+    // Measured, never asserted: see the report in the test output.
+    println!(
+        "a 300 ms starter, 256 cases: {:.1} s, {} runs, {} fresh",
+        started.elapsed().as_secs_f64(),
+        report.runs,
+        report.fresh_runs
+    );
+}
+
+#[test]
+fn a_time_budget_says_how_many_cases_ran() {
+    let mut options = Options::new(fixture::faulty(&["--slow-start", "300"]));
+    options.time_budget = Some(std::time::Duration::from_millis(1));
+    let report = diff::run(&options).expect("the fixture runs");
+    assert!(report.cases_run < 256, "{}", report.text());
+    assert!(
+        report
+            .text()
+            .contains("the time budget cut the search short"),
+        "{}",
+        report.text()
+    );
 }
 
 fn cli(args: &[&str]) -> (i32, String, String) {
@@ -186,7 +254,7 @@ fn cli(args: &[&str]) -> (i32, String, String) {
 }
 
 #[test]
-fn cli_exit_codes() {
+fn cli_exit_codes_and_report() {
     let (code, out, _) = cli(&["diff", "--cases", "16", "--", &fixture::bin(), "serve"]);
     assert_eq!(code, 0, "{out}");
     assert!(out.ends_with("no difference found\n"), "{out}");
@@ -195,22 +263,43 @@ fn cli_exit_codes() {
     let faulty = faulty.to_str().expect("a UTF-8 path");
     let (code, out, _) = cli(&[
         "diff",
-        "--shrink-iters",
-        "20",
+        "--cases",
+        "64",
         "--",
         faulty,
-        "--log-on-stdout",
+        "--answer-notifications",
     ]);
     assert_eq!(code, 1, "{out}");
+    assert!(out.contains("1 class(es) of difference"), "{out}");
+    assert!(out.contains("row "), "{out}");
+    assert!(out.contains("printf '%s\\n' '{"), "a shell line: {out}");
+    // The shell line runs: the command answers the notification.
+    let shell = out
+        .lines()
+        .find(|l| l.trim_start().starts_with("printf"))
+        .expect("a shell line");
+    let ran = Command::new("sh")
+        .arg("-c")
+        .arg(shell)
+        .output()
+        .expect("sh runs");
     assert!(
-        out.contains("DIFFERENCE: reply 1: the command's line is not JSON"),
-        "{out}"
+        String::from_utf8_lossy(&ran.stdout).contains("\"error\""),
+        "{shell}"
     );
-    assert!(out.contains("  1> {"), "the input is shown: {out}");
-    assert!(
-        out.contains("  1< faulty_server: starting up"),
-        "both replies are shown: {out}"
-    );
+
+    let (code, out, _) = cli(&[
+        "diff",
+        "--cases",
+        "32",
+        "--json",
+        "--",
+        faulty,
+        "--wrong-id",
+    ]);
+    assert_eq!(code, 1, "{out}");
+    let json: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    assert_eq!(json["classes"].as_array().map(Vec::len), Some(1), "{out}");
 
     let (code, out, err) = cli(&["diff", "--", "/nonexistent/server"]);
     assert_eq!((code, out.as_str()), (2, ""));
@@ -222,10 +311,16 @@ fn cli_exit_codes() {
 
 #[test]
 fn an_inherited_user_does_not_override_the_configuration() {
-    // MCP_REFERENCE_USER would make `serve` answer as another user than the
-    // configuration's; diff removes it from the command's environment.
     let out = Command::new(fixture::bin())
-        .args(["diff", "--cases", "64", "--", &fixture::bin(), "serve"])
+        .args([
+            "diff",
+            "--cases",
+            "64",
+            "--generate-configs",
+            "--",
+            &fixture::bin(),
+            "serve",
+        ])
         .env("MCP_REFERENCE_USER", "someone-else")
         .env_remove("MCP_REFERENCE_CONFIG")
         .output()

@@ -1,32 +1,36 @@
 //! `mcp-reference diff [--cases N] [--seed S] [--shrink-iters N]
-//! [--timeout-ms N] -- CMD
-//! [ARGS...]`: runs the library's differential tester
-//! ([`mcp_reference_tools::diff`]) against another implementation of the
-//! book-orders server and prints the minimal difference, if any.
+//! [--timeout-ms N] [--config FILE | --generate-configs]
+//! [--time-budget SECONDS] [--json] -- CMD [ARGS...]`: runs the library's
+//! differential tester ([`mcp_reference_tools::diff`]) against another
+//! implementation of the book-orders server and prints every class of
+//! difference found, each with a minimal case.
 //!
 //! Exit codes: 0 when no difference was found, 1 when one was, 2 when the
 //! command could not be run (or a flag was bad), with one sentence on
 //! stderr.
 
 use std::ffi::OsString;
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
+use mcp_reference::Config;
 use mcp_reference_tools::diff::{self, Options};
 
 /// The arguments of `diff`.
 #[derive(Debug, clap::Args)]
 #[command(
     after_help = "Everything after `--` is the implementation's own command line, \
-    passed on as is; diff starts it once per case with MCP_REFERENCE_CONFIG naming the \
-    case's configuration file, which it must serve (as `mcp-reference serve` does; its \
-    --config, --user and --legacy flags would override that file, so leave them out when \
-    diffing the reference). Exit codes: 0 no difference, 1 a difference (shrunk and \
-    printed), 2 the command could not be run or the command line is wrong. See \
+    passed on as is; diff starts it with MCP_REFERENCE_CONFIG naming the case's \
+    configuration file (the textbook's unless --config or --generate-configs says \
+    otherwise), which it must serve as `mcp-reference serve` does (its --config, --user \
+    and --legacy flags would override that file, so leave them out when diffing the \
+    reference). Exit codes: 0 no difference found; 1 differences found (each class \
+    reported); 2 the command could not be run or the command line is wrong. See \
     docs/check.md."
 )]
 pub(crate) struct Args {
-    /// How many generated cases must agree.
+    /// How many cases to generate.
     #[arg(long, default_value_t = 256, value_name = "N")]
     cases: u32,
 
@@ -34,18 +38,36 @@ pub(crate) struct Args {
     #[arg(long, default_value_t = 0, value_name = "S")]
     seed: u64,
 
-    /// How many runs shrinking a difference may take (0: report it as
-    /// first found).
-    #[arg(long, default_value_t = 1024, value_name = "N")]
+    /// How many runs shrinking one class of difference may take (0:
+    /// report each as first found).
+    #[arg(long, default_value_t = 500, value_name = "N")]
     shrink_iters: u32,
 
     /// How long one case may take, in milliseconds, from writing its lines
-    /// to the command's stdout closing.
+    /// to the command's stdout closing (or to the answer of each line, on
+    /// a reused process).
     #[arg(long, default_value_t = 5000, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     timeout_ms: u64,
 
-    /// The implementation's command and its arguments, after `--`. It must
-    /// read its configuration from the file named by MCP_REFERENCE_CONFIG.
+    /// Give every case this configuration file (default: the textbook's).
+    #[arg(long, value_name = "FILE", conflicts_with = "generate_configs")]
+    config: Option<PathBuf>,
+
+    /// Draw a configuration per case, for commands that read the file
+    /// MCP_REFERENCE_CONFIG names (default: the textbook configuration).
+    #[arg(long)]
+    generate_configs: bool,
+
+    /// Stop generating cases after this many seconds; the report says how
+    /// many ran.
+    #[arg(long, value_name = "SECONDS")]
+    time_budget: Option<u64>,
+
+    /// Print the report as JSON.
+    #[arg(long)]
+    json: bool,
+
+    /// The implementation's command and its arguments, after `--`.
     #[arg(last = true, required = true, value_name = "CMD")]
     command: Vec<OsString>,
 }
@@ -56,13 +78,31 @@ pub(crate) fn run(args: Args) -> ExitCode {
     options.seed = args.seed;
     options.timeout = Duration::from_millis(args.timeout_ms);
     options.shrink_iters = args.shrink_iters;
+    options.generate_configs = args.generate_configs;
+    options.time_budget = args.time_budget.map(Duration::from_secs);
+    if let Some(path) = args.config {
+        match Config::load(&path) {
+            Ok(c) => options.config = Some(c),
+            Err(e) => {
+                eprintln!(
+                    "mcp-reference diff: cannot read the configuration {}: {e}",
+                    path.display()
+                );
+                return ExitCode::from(2);
+            }
+        }
+    }
     match diff::run(&options) {
         Ok(report) => {
-            print!("{}", report.text());
-            if report.counterexample.is_some() {
-                ExitCode::FAILURE
+            if args.json {
+                println!("{}", report.json());
             } else {
+                print!("{}", report.text());
+            }
+            if report.classes.is_empty() {
                 ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
             }
         }
         Err(e) => {

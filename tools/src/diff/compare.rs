@@ -105,17 +105,78 @@ fn id_value(raw: &str) -> Value {
 /// Where two reply sequences first differ, in one sentence; `None` when
 /// they are equivalent.
 pub fn first_difference(reference: &[Vec<u8>], command: &[Vec<u8>]) -> Option<String> {
+    first_difference_at(reference, command).map(|(_, d)| d.sentence)
+}
+
+/// A difference: what kind it is (the JSON path with array positions left
+/// out, or what the lines or counts show) and the sentence that says it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Difference {
+    /// The kind: two differences of one kind are one difference to shrink.
+    pub kind: String,
+    /// The difference in one sentence.
+    pub sentence: String,
+}
+
+/// The index of the first reply that differs (the reference's count when
+/// the command wrote more), and the difference.
+pub fn first_difference_at(
+    reference: &[Vec<u8>],
+    command: &[Vec<u8>],
+) -> Option<(usize, Difference)> {
+    // A line that is not JSON where the reference wrote JSON (or nothing)
+    // is its own kind, whatever else differs: stdout carries messages only.
+    let not_json = command.iter().enumerate().find(|(i, c)| {
+        matches!(normalize(c), Normal::Bytes(_))
+            && reference
+                .get(*i)
+                .is_none_or(|r| matches!(normalize(r), Normal::Json(_)))
+    });
+    if let Some((i, _)) = not_json {
+        let what = "the command's line is not JSON";
+        return Some((
+            i,
+            Difference {
+                kind: what.into(),
+                sentence: format!("reply {}: {what}", i + 1),
+            },
+        ));
+    }
     for (i, (r, c)) in reference.iter().zip(command).enumerate() {
         if let Some(what) = line_difference(r, c) {
-            return Some(format!("reply {}: {what}", i + 1));
+            let kind = match what.strip_prefix('/') {
+                Some(_) => what
+                    .split(':')
+                    .next()
+                    .unwrap_or_default()
+                    .split('/')
+                    .filter(|s| s.parse::<usize>().is_err())
+                    .collect::<Vec<_>>()
+                    .join("/"),
+                None => what.clone(),
+            };
+            let sentence = format!("reply {}: {what}", i + 1);
+            return Some((i, Difference { kind, sentence }));
         }
     }
     (reference.len() != command.len()).then(|| {
-        format!(
+        let kind = if command.len() > reference.len() {
+            "the command wrote more replies"
+        } else {
+            "the command wrote fewer replies"
+        };
+        let sentence = format!(
             "the command wrote {} repl{} where the reference wrote {}",
             command.len(),
             if command.len() == 1 { "y" } else { "ies" },
             reference.len()
+        );
+        (
+            reference.len().min(command.len()),
+            Difference {
+                kind: kind.into(),
+                sentence,
+            },
         )
     })
 }

@@ -1,71 +1,84 @@
 //! `mcp-reference diff`: differential testing of another implementation of
-//! the book-orders server against this reference.
+//! the book-orders server against this reference: every kind of
+//! difference, each shrunk to a small case.
 //!
-//! Each case is a configuration and a short sequence of input lines, both
-//! drawn from [`mcp_reference_testkit::strategy::session`] (requests of every kind, broken
-//! ones, notifications, client responses, hostile lines). The case's
-//! configuration is written to a temporary file and the command is started
-//! with `MCP_REFERENCE_CONFIG` naming it (and without `MCP_REFERENCE_USER`,
-//! which would override the file's user); the lines are written to its stdin at once, stdin is closed,
-//! and its stdout is read until it closes. The reference answers the same
-//! lines through [`mcp_reference::serve`] in-process, exactly as the binary
-//! would. The two reply sequences are compared with the equivalence of
-//! [`compare`].
+//! Each generated case is a configuration and one to `max_lines` lines
+//! drawn from [`mcp_reference_testkit::strategy::case`] (requests of every
+//! kind, broken ones, notifications, client responses, hostile lines).
+//! The configuration is the textbook one ([`Config::default`]) unless one
+//! is pinned ([`Options::config`]) or generated configurations are asked
+//! for ([`Options::generate_configs`], for commands that read
+//! `MCP_REFERENCE_CONFIG`). Cases run as `exec` says: on one reused
+//! process while their lines are stateless, on a fresh process (lines,
+//! then end-of-file) otherwise and for every sixteenth case.
 //!
-//! On the first difference, proptest's shrinking reduces the case
-//! (fewer lines, simpler lines, a simpler configuration) while it still
-//! differs, and the minimal case is reported with both reply sequences.
-//! Generation and shrinking are driven by a ChaCha generator seeded from
-//! `--seed` alone, so a run is deterministic for a given seed, command and
-//! case count (as long as the command itself is).
+//! A difference is charged to the line whose reply first differs, and its
+//! class is the row of `docs/behavior.md` that decided the reference's
+//! reply to that line (the model's [`model::legacy::step`] says which) and
+//! the kind of difference ([`compare::Difference`]). The search goes on
+//! after a difference, counting cases per class; then the first case of
+//! each class is shrunk (`shrink`) while the difference keeps its kind,
+//! confirmed on a fresh process, and classes whose shrunk cases have the
+//! same row and part of the reply are merged. Generation is driven by a
+//! ChaCha generator seeded from the seed alone: the same seed, case count
+//! and command give the same report (as long as the command is
+//! deterministic).
 //!
 //! Spec: the rules compared are the reference's (`docs/behavior.md`); the
 //! stdio handling follows 2026-07-28 `basic/transports/stdio.mdx`
 //! (newline-delimited messages; shutdown by closing stdin).
 
 pub mod compare;
+mod exec;
+mod report;
+mod shrink;
 
-use std::cell::Cell;
 use std::ffi::OsString;
-use std::io;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use proptest::strategy::{NewTree, Strategy, ValueTree};
-use proptest::test_runner::{
-    Config as RunnerConfig, RngAlgorithm, TestCaseError, TestError, TestRng, TestRunner,
-};
+use proptest::strategy::{Strategy, ValueTree};
+use proptest::test_runner::{Config as RunnerConfig, RngAlgorithm, TestRng, TestRunner};
 use serde_json::Value;
 
-use crate::check::process::{Launch, Next, Proc};
-use crate::check::wire;
-use mcp_reference::LogLevel;
-use mcp_reference::{Config, Server};
-use mcp_reference_testkit::strategy::{self, Case};
+use crate::check::process::Launch;
+use exec::{Exec, Mode};
+use mcp_reference::Config;
+use mcp_reference_testkit::model;
+use mcp_reference_testkit::strategy;
 
 /// What to compare, and how.
 #[derive(Debug, Clone)]
 pub struct Options {
     /// The implementation's command: program and arguments.
     pub command: Vec<OsString>,
-    /// How many passing cases make a pass.
+    /// How many cases to generate.
     pub cases: u32,
     /// The generator's seed.
     pub seed: u64,
     /// How long one case may take, from writing its lines to the command's
-    /// stdout closing.
+    /// stdout closing (or, on a reused process, to each line's answer).
     pub timeout: Duration,
     /// The longest sequence of lines in a case.
     pub max_lines: usize,
-    /// How many runs shrinking may take (0: report the first difference
-    /// as found).
+    /// How many runs shrinking one class may take (0: report each class's
+    /// first case as found).
     pub shrink_iters: u32,
+    /// The configuration of every case (`None`: the textbook's, or
+    /// generated ones with [`Options::generate_configs`]).
+    pub config: Option<Config>,
+    /// Draw a configuration per case (shrunk toward the textbook's first).
+    pub generate_configs: bool,
+    /// Stop generating cases after this long (shrinking and confirming
+    /// what was found still run).
+    pub time_budget: Option<Duration>,
 }
 
 impl Options {
     /// Defaults: 256 cases, seed 0, 5 s per case, up to 8 lines a case,
-    /// up to 1024 shrinking runs.
+    /// up to 500 shrinking runs per class, the textbook configuration, no
+    /// time budget.
     pub fn new(command: Vec<OsString>) -> Options {
         Options {
             command,
@@ -73,7 +86,10 @@ impl Options {
             seed: 0,
             timeout: Duration::from_secs(5),
             max_lines: 8,
-            shrink_iters: 1024,
+            shrink_iters: 500,
+            config: None,
+            generate_configs: false,
+            time_budget: None,
         }
     }
 }
@@ -90,197 +106,95 @@ impl std::fmt::Display for RunError {
 
 impl std::error::Error for RunError {}
 
-/// A minimal case on which the command and the reference differ.
+/// One class of difference, with its smallest case found.
 #[derive(Debug, Clone)]
-pub struct Counterexample {
-    /// The configuration file both were given.
-    pub config: Value,
+pub struct Class {
+    /// The row of `docs/behavior.md` that decided the reference's reply
+    /// to the line whose reply differs.
+    pub row: String,
+    /// The other rows that decided the reference's reply in cases counted
+    /// here (the same part of the reply differs, charged to the same row).
+    pub merged: Vec<String>,
+    /// That row's one-line rule (`docs/rows.json`).
+    pub rule: String,
+    /// The other rows that applied to that line (notes, W1).
+    pub also: Vec<String>,
+    /// How many generated cases fell into this class.
+    pub count: u64,
+    /// The difference on the minimal case, in one sentence.
+    pub difference: String,
+    /// The configuration both were given, when it is not the textbook one.
+    pub config: Option<Value>,
     /// The input lines, in order (without newlines).
     pub lines: Vec<Vec<u8>>,
-    /// The reference's reply lines.
+    /// The reference's reply lines (on a fresh process).
     pub reference: Vec<Vec<u8>>,
-    /// The command's stdout lines.
+    /// The command's stdout lines (on a fresh process).
     pub command: Vec<Vec<u8>>,
-    /// Where they first differ, in one sentence.
-    pub difference: String,
 }
+
+/// Kept for callers of the earlier, one-difference report: a class.
+pub type Counterexample = Class;
 
 /// The result of a run.
 #[derive(Debug, Clone)]
 pub struct DiffReport {
     /// The command compared.
     pub command: String,
+    /// The command's program and arguments, as given.
+    pub argv: Vec<String>,
     /// The seed.
     pub seed: u64,
-    /// How many cases were run (shrinking included).
+    /// How many cases were asked for.
+    pub cases: u32,
+    /// How many generated cases ran (fewer than `cases` when the time
+    /// budget cut the search short).
+    pub cases_run: u32,
+    /// How many runs were made, shrinking and confirming included.
     pub runs: u64,
-    /// The minimal difference, if one was found.
-    pub counterexample: Option<Counterexample>,
+    /// How many runs used a fresh process.
+    pub fresh_runs: u64,
+    /// Whether the command could be reused across cases.
+    pub reused: bool,
+    /// Generated cases whose difference did not show again on a fresh
+    /// process (not reported as a class).
+    pub unconfirmed: u64,
+    /// The classes of difference, in the order they were first found.
+    pub classes: Vec<Class>,
+    /// How long the whole run took.
+    pub elapsed: Duration,
 }
 
-/// One case run on both sides.
-struct Run {
-    reference: Vec<Vec<u8>>,
-    command: Vec<Vec<u8>>,
-    difference: Option<String>,
-}
-
-struct Runner {
-    launch: Launch,
-    config_file: PathBuf,
-    timeout: Duration,
-    runs: Cell<u64>,
-}
-
-impl Runner {
-    fn input(cases: &[Case]) -> Vec<u8> {
-        let mut input = Vec::new();
-        for case in cases {
-            input.extend_from_slice(&case.line);
-            input.push(b'\n');
-        }
-        input
-    }
-
-    fn reference(config: &Config, input: &[u8]) -> Vec<Vec<u8>> {
-        let server = Server::new(config.clone());
-        let mut out = Vec::new();
-        // Reading a slice cannot fail, and writing to a Vec cannot either.
-        let _ = mcp_reference::serve(&server, input, &mut out, io::sink(), LogLevel::Off);
-        lines(&out)
-    }
-
-    fn run(&self, config: &Config, cases: &[Case]) -> Result<Run, String> {
-        self.runs.set(self.runs.get() + 1);
-        let input = Runner::input(cases);
-        let reference = Runner::reference(config, &input);
-        let file = config.to_json();
-        std::fs::write(&self.config_file, file).map_err(|e| {
-            format!(
-                "cannot write the configuration file {}: {e}",
-                self.config_file.display()
-            )
-        })?;
-        let mut launch = self.launch.clone();
-        launch.env.push((
-            "MCP_REFERENCE_CONFIG".into(),
-            self.config_file.clone().into_os_string(),
-        ));
-        let mut p = Proc::spawn(&launch)?;
-        p.send(input);
-        p.close_input();
-        let deadline = Instant::now() + self.timeout;
-        let mut command = Vec::new();
-        let finished = loop {
-            match p.next(deadline) {
-                Next::Line(line) => command.push(line.bytes),
-                Next::Closed => break true,
-                Next::Timeout => break false,
-            }
-        };
-        drop(p);
-        let difference = if finished {
-            compare::first_difference(&reference, &command)
-        } else {
-            Some(format!(
-                "the command's stdout was still open {} ms after end-of-file{}",
-                self.timeout.as_millis(),
-                compare::first_difference(&reference, &command)
-                    .map(|d| format!("; so far, {d}"))
-                    .unwrap_or_default()
-            ))
-        };
-        Ok(Run {
-            reference,
-            command,
-            difference,
-        })
+impl DiffReport {
+    /// The first class, if any.
+    pub fn counterexample(&self) -> Option<&Class> {
+        self.classes.first()
     }
 }
 
-fn lines(out: &[u8]) -> Vec<Vec<u8>> {
-    out.split(|&b| b == b'\n')
-        .filter(|l| !l.is_empty())
-        .map(<[u8]>::to_vec)
-        .collect()
+/// A class found while searching: its first case and how it ran.
+struct Seen {
+    config: Config,
+    lines: Vec<Vec<u8>>,
+    mode: Mode,
+    kind: String,
+    count: u64,
 }
 
-/// A configuration and 1 to `max` lines drawn for it, as
-/// [`strategy::session`] draws them, but shrunk in the order that makes
-/// the smallest report: the lines first (fewer, then simpler), then the
-/// configuration. The lines are not drawn again when the configuration
-/// shrinks: any line is a fair input to both sides, whatever the
-/// configuration.
-#[derive(Debug)]
-struct Sessions {
-    max: usize,
-}
+/// The kind of a line that is not JSON.
+const NOT_JSON: &str = "the command's line is not JSON";
 
-impl Strategy for Sessions {
-    type Tree = SessionTree;
-    type Value = (Config, Vec<Case>);
-
-    fn new_tree(&self, runner: &mut TestRunner) -> NewTree<Self> {
-        let config = strategy::config().new_tree(runner)?;
-        let lines = proptest::collection::vec(strategy::case(&config.current()), 1..=self.max)
-            .boxed()
-            .new_tree(runner)?;
-        Ok(SessionTree {
-            config,
-            lines,
-            lines_done: false,
-            last: None,
-        })
-    }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Part {
-    Lines,
-    Config,
-}
-
-struct SessionTree {
-    config: Box<dyn ValueTree<Value = Config>>,
-    lines: Box<dyn ValueTree<Value = Vec<Case>>>,
-    lines_done: bool,
-    last: Option<Part>,
-}
-
-impl ValueTree for SessionTree {
-    type Value = (Config, Vec<Case>);
-
-    fn current(&self) -> Self::Value {
-        (self.config.current(), self.lines.current())
-    }
-
-    fn simplify(&mut self) -> bool {
-        if !self.lines_done {
-            if self.lines.simplify() {
-                self.last = Some(Part::Lines);
-                return true;
-            }
-            self.lines_done = true;
-        }
-        if self.config.simplify() {
-            self.last = Some(Part::Config);
-            return true;
-        }
-        self.last = None;
-        false
-    }
-
-    fn complicate(&mut self) -> bool {
-        match self.last {
-            Some(Part::Lines) => self.lines.complicate(),
-            Some(Part::Config) => self.config.complicate(),
-            None => false,
-        }
+/// The part of the reply a kind names (`/result/resultType` -> `/result`).
+fn part(kind: &str) -> String {
+    match kind.strip_prefix('/') {
+        Some(rest) => format!("/{}", rest.split('/').next().unwrap_or_default()),
+        None => kind.to_string(),
     }
 }
 
 /// Runs the comparison.
 pub fn run(options: &Options) -> Result<DiffReport, RunError> {
+    let started = Instant::now();
     let launch = Launch {
         argv: options.command.clone(),
         env: Vec::new(),
@@ -291,124 +205,222 @@ pub fn run(options: &Options) -> Result<DiffReport, RunError> {
     let command = launch.display();
     // One file per run, even for runs in parallel threads of one process.
     static RUNS: AtomicU64 = AtomicU64::new(0);
-    let config_file = std::env::temp_dir().join(format!(
+    let config_file: PathBuf = std::env::temp_dir().join(format!(
         "mcp-reference-diff-{}-{}.json",
         std::process::id(),
         RUNS.fetch_add(1, Ordering::Relaxed)
     ));
-    let runner = Runner {
-        launch,
-        config_file,
-        timeout: options.timeout,
-        runs: Cell::new(0),
-    };
-    // A first run on the textbook data: a command that cannot start is a
-    // usage problem, not a difference to shrink.
-    let textbook = Config::default();
-    if let Err(e) = runner.run(&textbook, &[]) {
-        let _ = std::fs::remove_file(&runner.config_file);
-        return Err(RunError(e));
-    }
-    let result = search(&runner, options);
-    let _ = std::fs::remove_file(&runner.config_file);
-    let counterexample = result?;
+    let mut exec = Exec::new(launch, config_file.clone(), options.timeout);
+    let result = search(&mut exec, options);
+    let _ = std::fs::remove_file(&config_file);
+    let (cases_run, classes, unconfirmed, fresh_runs) = result.map_err(RunError)?;
     Ok(DiffReport {
         command,
+        argv: options
+            .command
+            .iter()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect(),
         seed: options.seed,
-        runs: runner.runs.get(),
-        counterexample,
+        cases: options.cases,
+        cases_run,
+        runs: exec.runs,
+        fresh_runs,
+        reused: !exec.no_reuse,
+        unconfirmed,
+        classes,
+        elapsed: started.elapsed(),
     })
 }
 
-fn search(runner: &Runner, options: &Options) -> Result<Option<Counterexample>, RunError> {
+type Searched = (u32, Vec<Class>, u64, u64);
+
+fn search(exec: &mut Exec, options: &Options) -> Result<Searched, String> {
+    // A first run on the textbook data: a command that cannot start is a
+    // usage problem, not a difference.
+    let pinned = options.config.clone().unwrap_or_default();
+    exec.fresh(&pinned, &[])?;
+    let mut fresh_runs = 1;
     let mut seed = [0u8; 32];
     seed[..8].copy_from_slice(&options.seed.to_le_bytes());
-    let config = RunnerConfig {
-        cases: options.cases,
-        failure_persistence: None,
-        max_shrink_iters: options.shrink_iters,
-        ..RunnerConfig::default()
-    };
     let rng = TestRng::from_seed(RngAlgorithm::ChaCha, &seed);
-    let mut proptest = TestRunner::new_with_rng(config, rng);
-    let sessions = Sessions {
-        max: options.max_lines.max(1),
-    };
-    let outcome = proptest.run(&sessions, |(config, cases)| {
-        match runner.run(&config, &cases) {
-            Ok(Run {
-                difference: Some(d),
-                ..
-            }) => Err(TestCaseError::fail(d)),
-            Ok(_) => Ok(()),
-            Err(e) => Err(TestCaseError::fail(e)),
+    let mut runner = TestRunner::new_with_rng(
+        RunnerConfig {
+            failure_persistence: None,
+            ..RunnerConfig::default()
+        },
+        rng,
+    );
+    let max = options.max_lines.max(1);
+    let mut seen: Vec<((&'static str, String), Seen)> = Vec::new();
+    let mut cases_run = 0;
+    for i in 0..options.cases {
+        if options
+            .time_budget
+            .is_some_and(|budget| started_over(exec, budget))
+        {
+            break;
         }
-    });
-    match outcome {
-        Ok(()) => Ok(None),
-        Err(TestError::Abort(why)) => Err(RunError(format!("the search stopped: {why}"))),
-        Err(TestError::Fail(why, (config, cases))) => {
-            let lines: Vec<Vec<u8>> = cases.iter().map(|c| c.line.clone()).collect();
-            let config_json =
-                serde_json::from_str::<serde_json::Value>(&config.to_json()).unwrap_or_default();
-            // Run the minimal case once more for both reply sequences.
-            let (reference, command, difference) = match runner.run(&config, &cases) {
-                Ok(run) => (
-                    run.reference,
-                    run.command,
-                    run.difference.unwrap_or_else(|| {
-                        format!("{why} (this did not happen again on a second run)")
-                    }),
-                ),
-                Err(e) => (Vec::new(), Vec::new(), e),
-            };
-            Ok(Some(Counterexample {
-                config: config_json,
-                lines,
-                reference,
-                command,
-                difference,
-            }))
+        let config = if options.generate_configs {
+            strategy::config()
+                .new_tree(&mut runner)
+                .map_err(|e| format!("cannot generate a configuration: {e}"))?
+                .current()
+        } else {
+            pinned.clone()
+        };
+        let lines: Vec<Vec<u8>> = proptest::collection::vec(strategy::case(&config), 1..=max)
+            .new_tree(&mut runner)
+            .map_err(|e| format!("cannot generate a case: {e}"))?
+            .current()
+            .into_iter()
+            .map(|c| c.line)
+            .collect();
+        let mode = if i % 16 == 0 {
+            Mode::Fresh
+        } else {
+            Mode::Reused
+        };
+        let (outcome, used) = exec.run(&config, &lines, mode)?;
+        if used == Mode::Fresh {
+            fresh_runs += 1;
+        }
+        cases_run += 1;
+        let Some(found) = outcome.found else {
+            continue;
+        };
+        let key = (exec::row(&config, &lines, found.line), found.kind.clone());
+        match seen.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, s)) => s.count += 1,
+            None => seen.push((
+                key,
+                Seen {
+                    config,
+                    lines,
+                    mode: used,
+                    kind: found.kind,
+                    count: 1,
+                },
+            )),
         }
     }
+    // Shrink, confirm and merge.
+    let mut classes: Vec<(String, String, Class)> = Vec::new();
+    let mut unconfirmed = 0;
+    for (_, s) in seen {
+        let kind = s.kind.clone();
+        let mode = s.mode;
+        let mut error = None;
+        let (config, lines) = shrink::shrink(
+            (s.config.clone(), s.lines.clone()),
+            options.shrink_iters,
+            &mut |config, lines| match exec.run(config, lines, mode) {
+                Ok((o, used)) => {
+                    if used == Mode::Fresh {
+                        fresh_runs += 1;
+                    }
+                    o.found.is_some_and(|f| part(&f.kind) == part(&kind))
+                }
+                Err(e) => {
+                    error = Some(e);
+                    false
+                }
+            },
+        );
+        if let Some(e) = error {
+            return Err(e);
+        }
+        let mut confirmed = None;
+        for (config, lines) in [(config, lines), (s.config, s.lines)] {
+            fresh_runs += 1;
+            let outcome = exec.fresh(&config, &lines)?;
+            if let Some(found) = outcome.found.clone() {
+                confirmed = Some((config, lines, outcome, found));
+                break;
+            }
+        }
+        let Some((config, lines, outcome, found)) = confirmed else {
+            unconfirmed += s.count;
+            continue;
+        };
+        let expect = expect_at(&config, &lines, found.line);
+        let part = part(&found.kind);
+        // The row the class is charged to: the one that decided the
+        // reference's reply, except for what no such row decides: an id
+        // echoed otherwise (E10), a line that is not a message (W1), and a
+        // difference that shows only at end-of-file (DEC13).
+        let at_eof = mode == Mode::Fresh
+            && exec::reusable(&config, &lines)
+            && matches!(exec.run(&config, &lines, Mode::Reused)?, (o, Mode::Reused) if o.found.is_none());
+        let row = if part == "/id" {
+            "E10"
+        } else if part == NOT_JSON {
+            "W1"
+        } else if at_eof {
+            "DEC13"
+        } else {
+            expect.row
+        };
+        let reply = String::new();
+        let key = (part, format!("{row}{reply}"));
+        if let Some((_, _, class)) = classes
+            .iter_mut()
+            .find(|(p, r, _)| (p, r) == (&key.0, &key.1))
+        {
+            class.count += s.count;
+            if class.row != expect.row && !class.merged.iter().any(|r| r == expect.row) {
+                class.merged.push(expect.row.to_string());
+            }
+            continue;
+        }
+        let also: Vec<String> = expect
+            .rows()
+            .filter(|r| *r != row)
+            .map(str::to_string)
+            .collect();
+        let rule = model::rows::row(row)
+            .map(|r| r.rule.clone())
+            .unwrap_or_else(|| "a decision of docs/behavior.md (its Decisions table)".into());
+        let shown = (config != Config::default())
+            .then(|| serde_json::from_str::<Value>(&config.to_json()).unwrap_or_default());
+        classes.push((
+            key.0,
+            key.1,
+            Class {
+                row: row.to_string(),
+                merged: Vec::new(),
+                rule,
+                also,
+                count: s.count,
+                difference: found.sentence,
+                config: shown,
+                lines,
+                reference: outcome.reference,
+                command: outcome.command,
+            },
+        ));
+    }
+    Ok((
+        cases_run,
+        classes.into_iter().map(|(_, _, c)| c).collect(),
+        unconfirmed,
+        fresh_runs,
+    ))
 }
 
-impl DiffReport {
-    /// The report as text: one line when nothing differs, else the minimal
-    /// case with both reply sequences.
-    pub fn text(&self) -> String {
-        let mut out = format!(
-            "mcp-reference diff: {}\nseed {}, {} case run(s) (shrinking included)\n",
-            self.command, self.seed, self.runs
-        );
-        let Some(cx) = &self.counterexample else {
-            out.push_str("no difference found\n");
-            return out;
-        };
-        let show = |l: &Vec<u8>| wire::show(l, 2000);
-        out.push_str(&format!("DIFFERENCE: {}\n\n", cx.difference));
-        out.push_str(&format!(
-            "minimal case: {} input line(s), configuration (MCP_REFERENCE_CONFIG):\n  {}\n\ninput:\n",
-            cx.lines.len(),
-            cx.config
-        ));
-        for (i, line) in cx.lines.iter().enumerate() {
-            out.push_str(&format!("  {}> {}\n", i + 1, show(line)));
-        }
-        out.push_str("\nreference replies:\n");
-        if cx.reference.is_empty() {
-            out.push_str("  (none)\n");
-        }
-        for (i, line) in cx.reference.iter().enumerate() {
-            out.push_str(&format!("  {}< {}\n", i + 1, show(line)));
-        }
-        out.push_str("\ncommand replies:\n");
-        if cx.command.is_empty() {
-            out.push_str("  (none)\n");
-        }
-        for (i, line) in cx.command.iter().enumerate() {
-            out.push_str(&format!("  {}< {}\n", i + 1, show(line)));
-        }
-        out
+fn started_over(exec: &Exec, budget: Duration) -> bool {
+    exec.started.elapsed() >= budget
+}
+
+/// The model's expectation for line `at`, stepping through the lines
+/// before it.
+fn expect_at(config: &Config, lines: &[Vec<u8>], at: usize) -> model::Expect {
+    let mut state = model::State::Fresh;
+    let mut last = model::Expect::new("F1", model::Reply::Unknown);
+    for line in lines.iter().take(at + 1) {
+        let (next, expect) = model::legacy::step(config, &state, line);
+        state = next;
+        last = expect;
     }
+    last
 }

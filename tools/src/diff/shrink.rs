@@ -1,0 +1,303 @@
+//! Greedy delta debugging of a case that differs, toward the smallest case
+//! with the same difference (the same kind of difference).
+//!
+//! In order, each step kept when the difference stays: the configuration
+//! to the textbook one; the sequence to one of its lines, then to fewer
+//! lines; each line, as a JSON tree ([`model::parse`], the model's one
+//! reader) toward the textbook request with the line's id, then members
+//! dropped, values replaced by the simplest of their kind (`{}`, `[]`,
+//! `""`, `0`, `false`, `null`), ids toward small integers and short
+//! strings, strings and numbers shortened; a line that is no JSON toward
+//! the line `x`, then with byte ranges cut out. A step is kept only when
+//! it makes the case shorter (or as long and bytewise smaller), so
+//! shrinking ends; it also ends when the budget of runs is spent.
+//!
+//! Owns no rule of `docs/behavior.md`: whether a candidate still differs
+//! is asked of the command and the reference.
+
+use std::collections::HashSet;
+
+use mcp_reference::Config;
+use mcp_reference_testkit::model::{self, Json};
+
+use super::exec::textbook_request;
+
+/// A case: configuration and lines.
+pub(crate) type Case = (Config, Vec<Vec<u8>>);
+
+/// Shrinks `case` while `differs` holds, within `budget` calls of it.
+pub(crate) fn shrink(
+    case: Case,
+    budget: u32,
+    differs: &mut dyn FnMut(&Config, &[Vec<u8>]) -> bool,
+) -> Case {
+    let (mut config, mut lines) = case;
+    let mut left = budget;
+    let mut tried: HashSet<(bool, Vec<Vec<u8>>)> = HashSet::new();
+    let mut test = |config: &Config, lines: &[Vec<u8>], left: &mut u32| -> bool {
+        if *left == 0 {
+            return false;
+        }
+        let key = (*config == Config::default(), lines.to_vec());
+        if !tried.insert(key) {
+            return false;
+        }
+        *left -= 1;
+        differs(config, lines)
+    };
+    let textbook = Config::default();
+    if config != textbook && test(&textbook, &lines, &mut left) {
+        config = textbook;
+    }
+    // The sequence: one line, else fewer lines.
+    if lines.len() > 1 {
+        let mut by_size: Vec<&Vec<u8>> = lines.iter().collect();
+        by_size.sort_by_key(|l| l.len());
+        if let Some(one) = by_size
+            .into_iter()
+            .find(|l| test(&config, std::slice::from_ref(*l), &mut left))
+        {
+            lines = vec![one.clone()];
+        }
+    }
+    let mut i = 0;
+    while lines.len() > 1 && i < lines.len() {
+        let mut fewer = lines.clone();
+        fewer.remove(i);
+        if test(&config, &fewer, &mut left) {
+            lines = fewer;
+        } else {
+            i += 1;
+        }
+    }
+    // Each line.
+    for n in 0..lines.len() {
+        while let Some(current) = lines.get(n).cloned() {
+            let better = candidates(&config, &current)
+                .into_iter()
+                .filter(|c| smaller(c, &current))
+                .find(|c| {
+                    let mut next = lines.clone();
+                    if let Some(slot) = next.get_mut(n) {
+                        *slot = c.clone();
+                    }
+                    test(&config, &next, &mut left)
+                });
+            match better {
+                Some(c) => {
+                    if let Some(slot) = lines.get_mut(n) {
+                        *slot = c;
+                    }
+                }
+                None => break,
+            }
+        }
+    }
+    (config, lines)
+}
+
+fn smaller(a: &[u8], b: &[u8]) -> bool {
+    a.len() < b.len() || (a.len() == b.len() && a < b)
+}
+
+/// The candidates for one line, most promising first.
+fn candidates(config: &Config, line: &[u8]) -> Vec<Vec<u8>> {
+    match model::parse(line) {
+        Ok(parsed) if !line.contains(&b'\r') => tree_candidates(config, &parsed.tree)
+            .into_iter()
+            .map(|t| t.render())
+            .collect(),
+        _ => byte_candidates(line),
+    }
+}
+
+fn byte_candidates(line: &[u8]) -> Vec<Vec<u8>> {
+    let mut out = vec![b"x".to_vec(), Vec::new()];
+    let mut chunk = line.len() / 2;
+    while chunk >= 1 {
+        let mut start = 0;
+        let mut count = 0;
+        while start < line.len() && count < 64 {
+            let end = (start + chunk).min(line.len());
+            let mut cut = line.get(..start).unwrap_or_default().to_vec();
+            cut.extend_from_slice(line.get(end..).unwrap_or_default());
+            out.push(cut);
+            start = end;
+            count += 1;
+        }
+        chunk /= 2;
+    }
+    out
+}
+
+/// Every node of the tree, by its path of child positions, outermost first.
+fn paths(tree: &Json) -> Vec<Vec<usize>> {
+    let mut out = vec![Vec::new()];
+    let mut i = 0;
+    while let Some(path) = out.get(i).cloned() {
+        i += 1;
+        let children = match at(tree, &path) {
+            Some(Json::Arr(items)) => items.len(),
+            Some(Json::Obj(members)) => members.len(),
+            _ => 0,
+        };
+        for c in 0..children {
+            let mut p = path.clone();
+            p.push(c);
+            out.push(p);
+        }
+    }
+    out
+}
+
+fn at<'t>(tree: &'t Json, path: &[usize]) -> Option<&'t Json> {
+    let Some((first, rest)) = path.split_first() else {
+        return Some(tree);
+    };
+    match tree {
+        Json::Arr(items) => at(items.get(*first)?, rest),
+        Json::Obj(members) => at(&members.get(*first)?.2, rest),
+        _ => None,
+    }
+}
+
+fn at_mut<'t>(tree: &'t mut Json, path: &[usize]) -> Option<&'t mut Json> {
+    let Some((first, rest)) = path.split_first() else {
+        return Some(tree);
+    };
+    match tree {
+        Json::Arr(items) => at_mut(items.get_mut(*first)?, rest),
+        Json::Obj(members) => at_mut(&mut members.get_mut(*first)?.2, rest),
+        _ => None,
+    }
+}
+
+fn removed(tree: &Json, path: &[usize]) -> Option<Json> {
+    let (last, parent) = path.split_last()?;
+    let mut out = tree.clone();
+    match at_mut(&mut out, parent)? {
+        Json::Arr(items) if *last < items.len() => {
+            items.remove(*last);
+        }
+        Json::Obj(members) if *last < members.len() => {
+            members.remove(*last);
+        }
+        _ => return None,
+    }
+    Some(out)
+}
+
+fn replaced(tree: &Json, path: &[usize], with: Json) -> Option<Json> {
+    let mut out = tree.clone();
+    *at_mut(&mut out, path)? = with;
+    Some(out)
+}
+
+/// Simpler values of the node's kind, then `null`.
+fn simpler(node: &Json, is_id: bool) -> Vec<Json> {
+    let mut out = Vec::new();
+    if is_id {
+        out.extend([Json::int(1), Json::str("a"), Json::int(0)]);
+    }
+    match node {
+        Json::Obj(_) => out.push(Json::Obj(Vec::new())),
+        Json::Arr(_) => out.push(Json::Arr(Vec::new())),
+        Json::Str(s, esc) => {
+            out.push(Json::str(""));
+            let chars: Vec<char> = s.chars().collect();
+            for keep in [chars.len() / 2, chars.len().saturating_sub(1)] {
+                out.push(Json::Str(chars.iter().take(keep).collect(), *esc));
+            }
+            out.push(Json::str(s.clone()));
+        }
+        Json::Num(n) => {
+            out.extend([Json::int(0), Json::int(1)]);
+            let digits = n.trim_start_matches('-');
+            if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+                let sign = if n.starts_with('-') { "-" } else { "" };
+                for keep in [digits.len() / 2, digits.len().saturating_sub(1)] {
+                    if keep > 0 {
+                        let d: String = digits.chars().take(keep).collect();
+                        out.push(Json::Num(format!("{sign}{d}")));
+                    }
+                }
+                out.push(Json::Num(format!(
+                    "{sign}1{}",
+                    "0".repeat(digits.len().saturating_sub(1))
+                )));
+            }
+        }
+        Json::Bool(true) => out.push(Json::Bool(false)),
+        _ => {}
+    }
+    out.push(Json::Null);
+    out
+}
+
+fn tree_candidates(config: &Config, tree: &Json) -> Vec<Json> {
+    let mut out = Vec::new();
+    // Toward the textbook request, keeping the line's id (or none).
+    if let Json::Obj(members) = tree {
+        let id = members.iter().find(|m| m.0 == "id").map(|m| m.2.clone());
+        let textbook = textbook_request(config, id.clone().unwrap_or(Json::int(1)));
+        out.push(textbook.clone());
+        if id.is_none()
+            && let Some(t) = removed(&textbook, &[1])
+        {
+            out.push(t);
+        }
+        // The textbook request with the line's id and the line's `_meta`
+        // members in place of (or next to) the textbook's.
+        let meta = tree.get("params").and_then(|p| p.get("_meta"));
+        if let (Some(Json::Obj(line_meta)), Some(_)) = (meta, with_meta(&textbook)) {
+            let mut merged = textbook.clone();
+            if let Some(Json::Obj(ms)) = meta_mut(&mut merged) {
+                for m in line_meta {
+                    match ms.iter_mut().find(|x| x.0 == m.0) {
+                        Some(x) => *x = m.clone(),
+                        None => ms.push(m.clone()),
+                    }
+                }
+            }
+            out.push(merged);
+        }
+        // Its method and id, with the textbook's params.
+        let mut with_params = tree.clone();
+        if let (Json::Obj(ms), Some(params)) = (&mut with_params, textbook.get("params")) {
+            for m in ms.iter_mut().filter(|m| m.0 == "params") {
+                m.2 = params.clone();
+            }
+            out.push(with_params);
+        }
+    }
+    for path in paths(tree) {
+        if !path.is_empty()
+            && let Some(t) = removed(tree, &path)
+        {
+            out.push(t);
+        }
+        let is_id = path.len() == 1
+            && matches!(tree, Json::Obj(ms) if path.first().and_then(|i| ms.get(*i)).is_some_and(|m| m.0 == "id"));
+        if let Some(node) = at(tree, &path) {
+            for with in simpler(node, is_id) {
+                if &with != node
+                    && let Some(t) = replaced(tree, &path, with)
+                {
+                    out.push(t);
+                }
+            }
+        }
+    }
+    out
+}
+
+fn with_meta(tree: &Json) -> Option<&Json> {
+    tree.get("params")?.get("_meta")
+}
+
+fn meta_mut(tree: &mut Json) -> Option<&mut Json> {
+    let Json::Obj(ms) = tree else { return None };
+    let params = &mut ms.iter_mut().find(|m| m.0 == "params")?.2;
+    let Json::Obj(ps) = params else { return None };
+    Some(&mut ps.iter_mut().find(|m| m.0 == "_meta")?.2)
+}
