@@ -1,12 +1,14 @@
 //! The JSON-RPC error codes this server may emit, and the one error type
 //! every layer returns.
 //!
-//! Spec: JSON-RPC 2.0 section 5.1 defines `-32700`, `-32600`, `-32601`,
-//! `-32602` and `-32603`; MCP 2026-07-28 (`schema.ts`:
-//! `MissingRequiredClientCapabilityError`, `UnsupportedProtocolVersionError`)
-//! adds `-32021` and `-32022`. No other code is ever emitted: the range
-//! `-32000..-32099` is reserved by MCP, and this enum is the only way to
-//! build an error, so no stray code can reach the wire.
+//! Row W2 of docs/behavior.md: the codes are `-32700`, `-32600`, `-32601`,
+//! `-32602` (JSON-RPC 2.0 section 5.1) and `-32022` (MCP 2026-07-28
+//! `schema.ts` `UnsupportedProtocolVersionError`), and no other. This enum
+//! is the only way to build an error, so no stray code can reach the wire.
+//! `-32603` (internal error) and `-32021` (missing client capability) are
+//! not here because nothing could emit them: the configuration is validated
+//! at load and no method needs a client capability (docs/spec-coverage.md,
+//! BASE-15, BASE-44). The range `-32000..-32099` is reserved by MCP.
 
 use std::borrow::Cow;
 
@@ -22,12 +24,6 @@ pub enum Code {
     /// `-32602`: the params (or `_meta`) are missing or malformed, or name an
     /// unknown tool or an invalid cursor.
     InvalidParams,
-    /// `-32603`: reserved for a failure of the server itself; this server's
-    /// data is validated at load, so no request reaches it today.
-    InternalError,
-    /// `-32021`: a client capability the request needs was not declared. No
-    /// method of this read-only server needs one.
-    MissingClientCapability,
     /// `-32022`: the request's protocol version is not served here.
     UnsupportedProtocolVersion,
 }
@@ -40,8 +36,6 @@ impl Code {
             Code::InvalidRequest => -32600,
             Code::MethodNotFound => -32601,
             Code::InvalidParams => -32602,
-            Code::InternalError => -32603,
-            Code::MissingClientCapability => -32021,
             Code::UnsupportedProtocolVersion => -32022,
         }
     }
@@ -56,8 +50,6 @@ impl Code {
             Code::InvalidRequest => "-32600",
             Code::MethodNotFound => "-32601",
             Code::InvalidParams => "-32602",
-            Code::InternalError => "-32603",
-            Code::MissingClientCapability => "-32021",
             Code::UnsupportedProtocolVersion => "-32022",
         }
     }
@@ -118,8 +110,6 @@ mod tests {
             (Code::InvalidRequest, -32600),
             (Code::MethodNotFound, -32601),
             (Code::InvalidParams, -32602),
-            (Code::InternalError, -32603),
-            (Code::MissingClientCapability, -32021),
             (Code::UnsupportedProtocolVersion, -32022),
         ];
         for (code, n) in all {
@@ -127,7 +117,7 @@ mod tests {
             assert_eq!(code.wire(), n.to_string());
             // Never a code MCP reserves without defining it.
             assert!(!(-32019..=-32000).contains(&n));
-            assert!(!(-32099..=-32020).contains(&n) || n == -32021 || n == -32022);
+            assert!(!(-32099..=-32020).contains(&n) || n == -32022);
         }
     }
 }

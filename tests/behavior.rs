@@ -154,6 +154,9 @@ fn default_cases() -> Vec<Case> {
             example.strip_suffix(b"\n").unwrap().to_vec(),
             Want::Exact(repo_file("data/example-43.2.response.json")),
         ),
+        // The codes that may be emitted: each case checks its code, and a
+        // test below checks every error case's code against the model's set.
+        case("W2", "a parse error", "{", err(Value::Null, -32700, PARSE)),
         // Framing.
         case("F1", "blank line", "", Want::Silence),
         case("F1", "whitespace-only line", " \t \r", Want::Silence),
@@ -287,6 +290,9 @@ fn default_cases() -> Vec<Case> {
         case("E16", "notification with an unknown method", r#"{"jsonrpc":"2.0","method":"notifications/whatever"}"#, Want::Silence),
         case("E16", "notification with broken params", r#"{"jsonrpc":"2.0","method":"tools/call","params":7}"#, Want::Silence),
         case("E16", "notifications/cancelled", r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}"#, Want::Silence),
+        case("E18", "cancellation of a request already answered", r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1,"reason":"user gave up"}}"#, Want::Silence),
+        case("E18", "cancellation without params", r#"{"jsonrpc":"2.0","method":"notifications/cancelled"}"#, Want::Silence),
+        case("E18", "cancellation with a malformed requestId", r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":null}}"#, Want::Silence),
         case("E16", "notification that is invalid JSON-RPC", r#"{"jsonrpc":"1.0","method":"notifications/x"}"#, err(Value::Null, -32600, BAD_JSONRPC)),
         case("E17", "unknown top-level member", format!(r#"{{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{{"_meta":{}}},"extra":[1]}}"#, meta()), Want::Result(json!(1), is_discover)),
         // _meta and versions.
@@ -318,6 +324,7 @@ fn default_cases() -> Vec<Case> {
         case("D2", "tools/list", line(json!(2), "tools/list", json!({"_meta": meta()})), Want::Result(json!(2), is_tools_list)),
         case("D3", "tools/list with a cursor", line(json!(2), "tools/list", json!({"_meta": meta(), "cursor": "next"})), err(json!(2), -32602, "Invalid cursor: this server never issues cursors")),
         case("D4", "unknown method", line(json!(9), "resources/list", json!({"_meta": meta()})), err(json!(9), -32601, "Method not found")),
+        case("D4", "subscriptions/listen is not offered (DEC16)", line(json!(9), "subscriptions/listen", json!({"_meta": meta(), "notifications": {"toolsListChanged": true}})), err(json!(9), -32601, "Method not found")),
         case("D5", "ping", line(json!(9), "ping", json!({"_meta": meta()})), err(json!(9), -32601, "Method not found: removed in protocol version 2026-07-28")),
         case("D5", "logging/setLevel", line(json!(9), "logging/setLevel", json!({"_meta": meta(), "level": "info"})), err(json!(9), -32601, "Method not found: removed in protocol version 2026-07-28")),
         case("D6", "initialize", line(json!(0), "initialize", json!({"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "legacy", "version": "1"}})), Want::Error(json!(0), -32022, "Unsupported protocol version: this server has no initialize handshake; use one of data.supported", Some(json!({"supported": supported(), "requested": "2025-11-25"})))),
@@ -578,4 +585,39 @@ fn stock_items_are_configuration_not_requests() {
         server.respond(&c.line);
     }
     assert_eq!(server.config(), &before);
+}
+
+#[test]
+fn only_the_w2_codes_are_emitted() {
+    // W2: every error any case draws, in both configurations, has a code of
+    // the model's set, and every code of the set is drawn by some case.
+    let stock = Config::default()
+        .with_stock(Some(vec![StockItem {
+            product_id: "python-book".into(),
+            stock: 3,
+        }]))
+        .unwrap();
+    let mut seen = BTreeSet::new();
+    for (server, cases) in [
+        (Server::new(Config::default()), default_cases()),
+        (Server::new(stock), stock_cases()),
+    ] {
+        for c in &cases {
+            let Some(out) = server.respond(&c.line) else {
+                continue;
+            };
+            let reply: Value = serde_json::from_slice(&out).unwrap();
+            if let Some(code) = reply["error"]["code"].as_i64() {
+                assert!(
+                    model::ERROR_CODES.contains(&code),
+                    "{} ({}): {code}",
+                    c.row,
+                    c.what
+                );
+                seen.insert(code);
+            }
+        }
+    }
+    let all: BTreeSet<i64> = model::ERROR_CODES.iter().copied().collect();
+    assert_eq!(seen, all);
 }

@@ -503,7 +503,7 @@ fn the_generator_covers_the_input_space() {
         }
     }
     println!("rows: {rows:#?}\nlabels: {labels:#?}");
-    let rare = ["E3", "E4", "M10", "M15", "M16", "D5", "E11"];
+    let rare = ["E3", "E4", "M10", "M15", "M16", "D5", "E11", "E18"];
     for row in mcp_reference_testkit::model::rows::rows() {
         let id = row.id.as_str();
         if id.starts_with('L') {

@@ -31,8 +31,8 @@ use crate::model::{self, Expect, ReplyLine};
 use mcp_reference::Server;
 use mcp_reference::{Config, Order};
 
-/// The error codes this server may emit.
-pub const CODES: &[i64] = &[-32700, -32600, -32601, -32602, -32603, -32021, -32022];
+/// The error codes this server may emit (row W2, decided by the model).
+pub const CODES: &[i64] = model::ERROR_CODES;
 
 // ---------------------------------------------------------------------------
 // The checks

@@ -43,6 +43,21 @@ impl ToolSchema {
             .map_err(|e| e.to_string())
     }
 
+    /// Compiles `schema` as JSON Schema 2020-12, whatever it declares, after
+    /// checking it against the 2020-12 meta-schema bundled with the
+    /// validator (offline): the dialect `basic/index.mdx#schema-dialect`
+    /// gives a schema without `$schema` (docs/spec-coverage.md, BASE-29,
+    /// BASE-33).
+    pub fn new_2020_12(schema: &Value) -> Result<ToolSchema, String> {
+        jsonschema::draft202012::meta::validate(schema).map_err(|e| e.to_string())?;
+        jsonschema::options()
+            .with_draft(jsonschema::Draft::Draft202012)
+            .should_validate_formats(true)
+            .build(schema)
+            .map(ToolSchema)
+            .map_err(|e| e.to_string())
+    }
+
     /// Whether `instance` satisfies the schema.
     pub fn is_valid(&self, instance: &Value) -> bool {
         self.0.is_valid(instance)

@@ -29,13 +29,19 @@
 //! | D1 to D5 | [`core::method`] |
 //! | T1 to T9 | [`core::call`] |
 //! | W1 | [`canonical::check`], applied by [`read_reply`] to every reply; named by [`Expect::rows`] for every reply due |
+//! | W2 | [`ERROR_CODES`]; named by [`Expect::rows`] for every error due |
+//! | E18 | [`core::expect_line`] (noted on the silence of E16) |
 //! | L1 to L13 | [`legacy::step`] and [`legacy::serve`] |
 //! | L14, L15, L16, L17 | [`legacy::step`] (era), [`core::meta`] (L15, L17), [`core::method`] (L16) |
 //!
 //! The contract's decisions are cited by the ids `docs/behavior.md` gives
-//! them (DEC1 to DEC15).
+//! them (DEC1 to DEC22).
 
 pub mod canonical;
+
+/// Row W2: every error code the server may put on the wire, and no other
+/// (`-32603` and `-32021` are never emitted: docs/behavior.md, row W2).
+pub const ERROR_CODES: &[i64] = &[-32700, -32600, -32601, -32602, -32022];
 pub mod core;
 pub mod legacy;
 pub mod parse;
@@ -184,12 +190,18 @@ impl Expect {
     }
 
     /// Every row this expectation names: the deciding one, then the notes,
-    /// then W1 (the canonical form) when a reply is due.
+    /// then W1 (the canonical form) when a reply is due, and W2 (the codes
+    /// that may be emitted) when an error with one of them is due.
     pub fn rows(&self) -> impl Iterator<Item = &'static str> + '_ {
         let form = (self.replies() == Some(true)).then_some("W1");
+        let codes = self
+            .code()
+            .filter(|c| ERROR_CODES.contains(c))
+            .map(|_| "W2");
         std::iter::once(self.row)
             .chain(self.notes.iter().copied())
             .chain(form)
+            .chain(codes)
     }
 
     /// Whether a reply is due (`None`: the model cannot tell).

@@ -117,6 +117,7 @@ pub fn method() -> BoxedStrategy<String> {
         1 => select(vec![
             "notifications/initialized", "resources/list", "prompts/list", "tools/Call",
             "server/discover ", "", "tools", "completion/complete", "sampling/createMessage",
+            "notifications/cancelled", "subscriptions/listen",
         ])
         .prop_map(String::from),
         1 => text(),
