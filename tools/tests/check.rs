@@ -315,23 +315,9 @@ fn a_server_that_exits_at_once_gets_a_report() {
     assert!(f.reason.starts_with("the server exited"), "{}", f.reason);
 }
 
-fn cli(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(fixture::bin())
-        .args(args)
-        .env_remove("MCP_REFERENCE_CONFIG")
-        .env_remove("MCP_REFERENCE_USER")
-        .output()
-        .expect("the binary runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
 #[test]
 fn cli_exit_codes_and_formats() {
-    let (code, out, _) = cli(&["check", "--", &fixture::bin(), "serve"]);
+    let (code, out, _) = fixture::cli(&["check", "--", &fixture::bin(), "serve"]);
     assert_eq!(code, 0, "{out}");
     assert!(out.contains("verdict: PASS"), "{out}");
     assert_eq!(
@@ -341,7 +327,7 @@ fn cli_exit_codes_and_formats() {
 
     let faulty = fixture::faulty_server();
     let faulty = faulty.to_str().expect("a UTF-8 path");
-    let (code, out, _) = cli(&["check", "--json", "--", faulty, "--skip-version-check"]);
+    let (code, out, _) = fixture::cli(&["check", "--json", "--", faulty, "--skip-version-check"]);
     assert_eq!(code, 1, "{out}");
     let json: serde_json::Value = serde_json::from_str(&out).expect("--json prints JSON");
     assert_eq!(json["verdict"], "fail");
@@ -354,14 +340,14 @@ fn cli_exit_codes_and_formats() {
         .collect();
     assert_eq!(failing, ["version.unsupported"]);
 
-    let (code, out, err) = cli(&["check", "--", "/nonexistent/server"]);
+    let (code, out, err) = fixture::cli(&["check", "--", "/nonexistent/server"]);
     assert_eq!((code, out.as_str()), (2, ""));
     assert_eq!(
         err.trim(),
         "mcp-reference check: cannot start /nonexistent/server: no such program"
     );
 
-    let (code, _, err) = cli(&[
+    let (code, _, err) = fixture::cli(&[
         "check",
         "--schema",
         "/nonexistent/schema.json",
@@ -375,11 +361,11 @@ fn cli_exit_codes_and_formats() {
     );
     assert_eq!(err.lines().count(), 1);
 
-    let (code, _, err) = cli(&["check", &fixture::bin()]);
+    let (code, _, err) = fixture::cli(&["check", &fixture::bin()]);
     assert_eq!(code, 2, "the command goes after --: {err}");
 
     // The header quotes the command as a shell would.
-    let (_, out, _) = cli(&[
+    let (_, out, _) = fixture::cli(&[
         "check",
         "--",
         &fixture::bin(),
@@ -424,7 +410,8 @@ fn a_failing_should_alone_keeps_exit_code_0() {
     // The server answers and exits at end-of-file, but the shell around it
     // lives on: only eof.exits, a SHOULD, fails.
     let script = format!("{} serve; exec sleep 60", fixture::bin());
-    let (code, out, _) = cli(&["check", "--timeout-ms", "1500", "--", "sh", "-c", &script]);
+    let (code, out, _) =
+        fixture::cli(&["check", "--timeout-ms", "1500", "--", "sh", "-c", &script]);
     assert_eq!(code, 0, "{out}");
     let fails: Vec<&str> = out.lines().filter(|l| l.starts_with("fail ")).collect();
     assert_eq!(fails.len(), 2, "the row and its details: {out}");
@@ -446,7 +433,7 @@ fn schema_flag_names_the_file() {
 /// server's command goes.
 #[test]
 fn no_arguments_get_one_sentence_naming_the_command_line() {
-    let (code, out, err) = cli(&["check"]);
+    let (code, out, err) = fixture::cli(&["check"]);
     assert_eq!((code, out.as_str()), (2, ""), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(
@@ -460,13 +447,13 @@ fn no_arguments_get_one_sentence_naming_the_command_line() {
 /// corrected command line, options kept before `--`.
 #[test]
 fn a_command_without_dashes_gets_the_corrected_command_line() {
-    let (code, out, err) = cli(&["check", "./server"]);
+    let (code, out, err) = fixture::cli(&["check", "./server"]);
     assert_eq!((code, out.as_str()), (2, ""), "{err}");
     assert_eq!(
         err.trim_end(),
         "mcp-reference: the server's command goes after `--`: mcp-reference check -- ./server"
     );
-    let (code, _, err) = cli(&["check", "--json", "./server", "--flag"]);
+    let (code, _, err) = fixture::cli(&["check", "--json", "./server", "--flag"]);
     assert_eq!(code, 2, "{err}");
     assert_eq!(
         err.trim_end(),

@@ -239,29 +239,15 @@ fn a_time_budget_says_how_many_cases_ran() {
     );
 }
 
-fn cli(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(fixture::bin())
-        .args(args)
-        .env_remove("MCP_REFERENCE_CONFIG")
-        .env_remove("MCP_REFERENCE_USER")
-        .output()
-        .expect("the binary runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
 #[test]
 fn cli_exit_codes_and_report() {
-    let (code, out, _) = cli(&["diff", "--cases", "16", "--", &fixture::bin(), "serve"]);
+    let (code, out, _) = fixture::cli(&["diff", "--cases", "16", "--", &fixture::bin(), "serve"]);
     assert_eq!(code, 0, "{out}");
     assert!(out.ends_with("no difference found\n"), "{out}");
 
     let faulty = fixture::faulty_server();
     let faulty = faulty.to_str().expect("a UTF-8 path");
-    let (code, out, _) = cli(&[
+    let (code, out, _) = fixture::cli(&[
         "diff",
         "--cases",
         "64",
@@ -288,7 +274,7 @@ fn cli_exit_codes_and_report() {
         "{shell}"
     );
 
-    let (code, out, _) = cli(&[
+    let (code, out, _) = fixture::cli(&[
         "diff",
         "--cases",
         "32",
@@ -301,7 +287,7 @@ fn cli_exit_codes_and_report() {
     let json: serde_json::Value = serde_json::from_str(&out).expect("JSON");
     assert_eq!(json["classes"].as_array().map(Vec::len), Some(1), "{out}");
 
-    let (code, out, err) = cli(&["diff", "--", "/nonexistent/server"]);
+    let (code, out, err) = fixture::cli(&["diff", "--", "/nonexistent/server"]);
     assert_eq!((code, out.as_str()), (2, ""));
     assert_eq!(
         err.trim(),

@@ -57,3 +57,20 @@ pub(crate) fn faulty(flags: &[&str]) -> Vec<OsString> {
     argv.extend(flags.iter().map(OsString::from));
     argv
 }
+
+/// Runs the reference binary `mcp-reference` (which runs `check` and `diff`
+/// through this package's binary) with `args`, without the configuration
+/// variables: (exit code, stdout, stderr).
+pub(crate) fn cli(args: &[&str]) -> (i32, String, String) {
+    let out = std::process::Command::new(bin())
+        .args(args)
+        .env_remove("MCP_REFERENCE_CONFIG")
+        .env_remove("MCP_REFERENCE_USER")
+        .output()
+        .expect("the binary runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
