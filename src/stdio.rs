@@ -21,10 +21,16 @@
 //!   writes what is left and returns. When the output is closed, it returns
 //!   quietly: nobody is left to answer.
 //!
-//! One thread does it all, in turns: the input and output belong to the
-//! caller (locked stdin and stdout, which cannot move to another thread),
-//! and the replies to one read must be written before the next read may
-//! wait. Answering is most of the cost (docs/performance.md).
+//! - **Writing overlaps answering.** One thread reads and answers, in
+//!   turns; a second thread only writes. A finished buffer of replies goes
+//!   to the writer through one channel, so replies leave in the order they
+//!   were produced, and the reading thread goes on answering instead of
+//!   waiting for the reader of the output to drain a full pipe. A few
+//!   buffers circulate between the two threads (taken back when written),
+//!   so memory stays bounded and a slow reader of the output slows the
+//!   driver down rather than growing a queue. The core and the session run
+//!   on the reading thread only: nothing about answering is concurrent.
+//!   Answering is most of the cost (docs/performance.md).
 //!
 //! Spec: 2026-07-28 `basic/transports/stdio.mdx`: messages are delimited by
 //! newlines; the server MUST NOT write anything to stdout that is not a
@@ -32,6 +38,8 @@
 //! stdin is closed.
 
 use std::io::{self, ErrorKind, Read, Write};
+use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+use std::thread;
 
 use crate::server::{Disposition, Server};
 use crate::session::Session;
@@ -39,6 +47,10 @@ use crate::session::Session;
 /// How much input is read at once (what a pipe holds), and the output size
 /// that forces a write.
 const CHUNK: usize = 64 * 1024;
+
+/// How many reply buffers circulate between the answering thread and the
+/// writer: one being filled, the others being written or waiting to be.
+const BUFFERS: usize = 4;
 
 /// Log verbosity on stderr.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -90,19 +102,25 @@ pub struct Stats {
     pub oversized: u64,
 }
 
-struct Driver<'s, W: Write, L: Write> {
+struct Driver<'s, L: Write> {
     server: &'s Server,
     session: Session<'s>,
     limit: usize,
-    out: W,
-    /// Replies not yet written.
+    /// Replies not yet handed to the writer.
     buf: Vec<u8>,
+    /// Finished buffers, to the writer, in order (`None` once there are no
+    /// more).
+    to_writer: Option<SyncSender<Vec<u8>>>,
+    /// Written buffers, back from the writer, to be filled again.
+    written: Receiver<Vec<u8>>,
+    /// Buffers made so far (at most [`BUFFERS`]).
+    made: usize,
     log: L,
     level: LogLevel,
     stats: Stats,
 }
 
-impl<W: Write, L: Write> Driver<'_, W, L> {
+impl<L: Write> Driver<'_, L> {
     fn note(&mut self, level: LogLevel, msg: std::fmt::Arguments<'_>) {
         if level <= self.level {
             // A log stream that fails must not stop the server.
@@ -153,7 +171,7 @@ impl<W: Write, L: Write> Driver<'_, W, L> {
 
     /// Answers every line of `text`, each ending in `\n`, writing the
     /// replies whenever they reach [`CHUNK`] bytes.
-    fn lines(&mut self, text: &[u8]) -> io::Result<()> {
+    fn lines(&mut self, text: &[u8]) -> Result<(), Stopped> {
         let mut start = 0;
         for end in memchr::memchr_iter(b'\n', text) {
             let line = text.get(start..end).unwrap_or_default();
@@ -172,46 +190,91 @@ impl<W: Write, L: Write> Driver<'_, W, L> {
         Ok(())
     }
 
-    fn write(&mut self) -> io::Result<()> {
-        if !self.buf.is_empty() {
-            self.out.write_all(&self.buf)?;
-            self.buf.clear();
+    /// Hands the replies so far to the writer, which writes and flushes
+    /// them. Fails when the writer has stopped (the output failed; the
+    /// writer's own result says how).
+    fn write(&mut self) -> Result<(), Stopped> {
+        if self.buf.is_empty() {
+            return Ok(());
         }
-        Ok(())
+        let next = match self.written.try_recv() {
+            Ok(buf) => buf,
+            Err(_) if self.made < BUFFERS => {
+                self.made += 1;
+                Vec::with_capacity(CHUNK * 2)
+            }
+            Err(_) => self.written.recv().map_err(|_| Stopped)?,
+        };
+        let full = std::mem::replace(&mut self.buf, next);
+        let to_writer = self.to_writer.as_ref().ok_or(Stopped)?;
+        to_writer.send(full).map_err(|_| Stopped)
     }
+}
 
-    fn flush(&mut self) -> io::Result<()> {
-        self.write()?;
-        self.out.flush()
+/// The writer thread stopped: writing the output failed.
+struct Stopped;
+
+/// The writer thread: writes and flushes each buffer it is given, in the
+/// order given, and hands it back emptied. Returns at the end of the
+/// buffers or at the first failure to write.
+fn write_all<W: Write>(
+    mut out: W,
+    full: Receiver<Vec<u8>>,
+    written: SyncSender<Vec<u8>>,
+) -> io::Result<()> {
+    for mut buf in full {
+        out.write_all(&buf)?;
+        out.flush()?;
+        buf.clear();
+        // The driver may have finished and gone: nothing to hand back to.
+        let _ = written.try_send(buf);
     }
+    out.flush()
 }
 
 /// Serves `input` until end-of-file or until `output` is closed.
 ///
 /// Returns an error only when reading the input fails.
-pub fn serve<R: Read, W: Write, L: Write>(
+///
+/// `output` is written from a thread of its own (hence `Send`), which ends
+/// before this function returns.
+pub fn serve<R: Read, W: Write + Send, L: Write>(
     server: &Server,
     input: R,
     output: W,
     log: L,
     level: LogLevel,
 ) -> io::Result<(End, Stats)> {
+    let (to_writer, full) = sync_channel(BUFFERS);
+    let (done, written) = sync_channel(BUFFERS);
     let mut driver = Driver {
         server,
         session: Session::new(server),
         limit: server.config().max_line_bytes(),
-        out: output,
         buf: Vec::with_capacity(CHUNK * 2),
+        to_writer: Some(to_writer),
+        written,
+        made: 1,
         log,
         level,
         stats: Stats::default(),
     };
-    let result = run(&mut driver, input);
+    let (read, wrote) = thread::scope(|scope| {
+        let writer = scope.spawn(move || write_all(output, full, done));
+        let read = run(&mut driver, input).and_then(|()| driver.write().map_err(Failure::Output));
+        // No more buffers: the writer writes what it has and returns.
+        driver.to_writer = None;
+        let wrote = writer
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        (read, wrote)
+    });
     let stats = driver.stats;
-    let end = match result.and_then(|()| driver.flush().map_err(Failure::Output)) {
-        Ok(()) => End::EndOfInput,
-        Err(Failure::Output(e)) if e.kind() == ErrorKind::BrokenPipe => End::OutputClosed,
-        Err(Failure::Output(e)) | Err(Failure::Input(e)) => return Err(e),
+    let end = match (read, wrote) {
+        (Err(Failure::Input(e)), _) => return Err(e),
+        (_, Ok(())) => End::EndOfInput,
+        (_, Err(e)) if e.kind() == ErrorKind::BrokenPipe => End::OutputClosed,
+        (_, Err(e)) => return Err(e),
     };
     driver.note(
         LogLevel::Info,
@@ -231,13 +294,10 @@ pub fn serve<R: Read, W: Write, L: Write>(
 
 enum Failure {
     Input(io::Error),
-    Output(io::Error),
+    Output(Stopped),
 }
 
-fn run<R: Read, W: Write, L: Write>(
-    driver: &mut Driver<'_, W, L>,
-    mut input: R,
-) -> Result<(), Failure> {
+fn run<R: Read, L: Write>(driver: &mut Driver<'_, L>, mut input: R) -> Result<(), Failure> {
     let limit = driver.limit;
     // Input read and not yet answered is `buf[start..end]`. The buffer
     // grows past one chunk only to hold a line longer than that, up to the
@@ -287,7 +347,7 @@ fn run<R: Read, W: Write, L: Write>(
             }
         }
         // About to wait for input: the host may be waiting for us.
-        driver.flush().map_err(Failure::Output)?;
+        driver.write().map_err(Failure::Output)?;
         // Keep the unfinished line (at most the limit), and room to read.
         buf.copy_within(start..end, 0);
         (start, end) = (0, end - start);

@@ -192,7 +192,8 @@ fn load_config(cli: &Cli) -> Result<Config, String> {
 fn serve(config: Config, level: LogLevel) -> ExitCode {
     let server = Server::new(config);
     let stdin = io::stdin().lock();
-    let stdout = io::stdout().lock();
+    // Written from the driver's writer thread (a lock cannot move there).
+    let stdout = io::stdout();
     let stderr = io::stderr().lock();
     match mcp_reference::serve(&server, stdin, stdout, stderr, level) {
         Ok((End::EndOfInput | End::OutputClosed, _)) => ExitCode::SUCCESS,
