@@ -240,6 +240,55 @@ fn byte_seeds() -> Vec<(String, Vec<u8>)> {
         ("crlf", format!("{}\r", request("22", "server/discover", "")), "textbook"),
         ("blank", "  \t ".into(), "textbook"),
         ("long-line", format!(r#"{{"jsonrpc":"2.0","id":23,"method":"tools/list","x":"{}"}}"#, "a".repeat(1100)), "small lines"),
+        // Added from the coverage report (docs/fuzzing.md, "Coverage of the
+        // core"): every shape a decoded field can have, escaped names and
+        // strings, objects past the duplicate check's inline slots.
+        ("params-null", r#"{"jsonrpc":"2.0","id":24,"method":"tools/list","params":null}"#.into(), "textbook"),
+        ("params-array", r#"{"jsonrpc":"2.0","id":25,"method":"tools/list","params":[1,{"a":1,"a":2}]}"#.into(), "textbook"),
+        ("params-true", r#"{"jsonrpc":"2.0","id":26,"method":"tools/list","params":true}"#.into(), "textbook"),
+        ("params-negative", r#"{"jsonrpc":"2.0","id":27,"method":"tools/list","params":-1}"#.into(), "textbook"),
+        ("params-unsigned", r#"{"jsonrpc":"2.0","id":28,"method":"tools/list","params":18446744073709551615}"#.into(), "textbook"),
+        ("params-fraction", r#"{"jsonrpc":"2.0","id":29,"method":"tools/list","params":0.5}"#.into(), "textbook"),
+        ("params-string", r#"{"jsonrpc":"2.0","id":30,"method":"tools/list","params":"p"}"#.into(), "textbook"),
+        ("meta-null", r#"{"jsonrpc":"2.0","id":31,"method":"tools/list","params":{"_meta":null}}"#.into(), "textbook"),
+        ("meta-array", r#"{"jsonrpc":"2.0","id":32,"method":"tools/list","params":{"_meta":[]}}"#.into(), "textbook"),
+        ("meta-false", r#"{"jsonrpc":"2.0","id":33,"method":"tools/list","params":{"_meta":false}}"#.into(), "textbook"),
+        ("meta-negative", r#"{"jsonrpc":"2.0","id":34,"method":"tools/list","params":{"_meta":-2}}"#.into(), "textbook"),
+        ("meta-unsigned", r#"{"jsonrpc":"2.0","id":35,"method":"tools/list","params":{"_meta":2}}"#.into(), "textbook"),
+        ("meta-fraction", r#"{"jsonrpc":"2.0","id":36,"method":"tools/list","params":{"_meta":2.5}}"#.into(), "textbook"),
+        ("meta-string", r#"{"jsonrpc":"2.0","id":37,"method":"tools/list","params":{"_meta":"m"}}"#.into(), "textbook"),
+        ("meta-other-key-duplicate", request("38", "tools/list", "").replace(r#"{}}"#, r#"{},"com.example/x":{"k":1,"k":2}}"#), "textbook"),
+        ("capabilities-shapes", request("39", "tools/list", "").replace(r#"Capabilities":{}"#, r#"Capabilities":{"sampling":1,"roots":{},"x":[]}"#), "textbook"),
+        ("capabilities-duplicate", request("40", "tools/list", "").replace(r#"Capabilities":{}"#, r#"Capabilities":{"roots":{},"roots":{}}"#), "textbook"),
+        ("capabilities-array", request("41", "tools/list", "").replace(r#"Capabilities":{}"#, r#"Capabilities":[{}]"#), "textbook"),
+        ("capabilities-true", request("42", "tools/list", "").replace(r#"Capabilities":{}"#, r#"Capabilities":true"#), "textbook"),
+        ("capabilities-negative", request("43", "tools/list", "").replace(r#"Capabilities":{}"#, r#"Capabilities":-3"#), "textbook"),
+        ("capabilities-unsigned", request("44", "tools/list", "").replace(r#"Capabilities":{}"#, r#"Capabilities":3"#), "textbook"),
+        ("capabilities-fraction", request("45", "tools/list", "").replace(r#"Capabilities":{}"#, r#"Capabilities":0.1"#), "textbook"),
+        ("capabilities-string", request("46", "tools/list", "").replace(r#"Capabilities":{}"#, r#"Capabilities":"c""#), "textbook"),
+        ("client-info-title-number", request("47", "tools/list", "").replace(r#"{}}"#, r#"{},"io.modelcontextprotocol/clientInfo":{"name":"h","version":"1","title":1}}"#), "textbook"),
+        ("client-info-icons-object", request("48", "tools/list", "").replace(r#"{}}"#, r#"{},"io.modelcontextprotocol/clientInfo":{"name":"h","version":"1","icons":{}}}"#), "textbook"),
+        ("client-info-complete", request("49", "tools/list", "").replace(r#"{}}"#, r#"{},"io.modelcontextprotocol/clientInfo":{"name":"h","version":"1","title":"t","description":"d","websiteUrl":"u","icons":[]}}"#), "textbook"),
+        ("progress-token-object", request("50", "tools/list", "").replace(r#"{}}"#, r#"{},"progressToken":{}}"#), "textbook"),
+        ("arguments-array", call("51", "get_order", r#"[{"a":1}]"#), "textbook"),
+        ("arguments-negative", call("52", "get_order", "-5"), "textbook"),
+        ("arguments-unsigned", call("53", "get_order", "5"), "textbook"),
+        ("arguments-fraction", call("54", "get_order", "5.5"), "textbook"),
+        ("arguments-string", call("55", "get_order", r#""A-104""#), "textbook"),
+        ("arguments-escaped-name", call("56", "get_order", r#"{"order_id":"A-104","order_id":"B-205"}"#), "textbook"),
+        ("arguments-nine-members", call("57", "get_order", r#"{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"h":8,"i":9,"order_id":"A-104","i":10}"#), "textbook"),
+        ("arguments-escaped-after-eight", call("58", "get_order", r#"{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"h":8,"i":9,"order_id":"A-104"}"#), "textbook"),
+        ("escaped-method", request("59", r#"tools\/list"#, ""), "textbook"),
+        ("method-number", r#"{"jsonrpc":"2.0","id":60,"method":7}"#.into(), "textbook"),
+        ("scanned-values", request("61", "tools/list", "").replace(r#"{}}"#, r#"{},"com.example/v":[true,-1,1,1.5,"é",null,{"x":{"y":1,"y":2}}]}"#), "textbook"),
+        ("top-level-number", "7".into(), "textbook"),
+        ("top-level-string", r#""s""#.into(), "textbook"),
+        ("top-level-true", "true".into(), "textbook"),
+        ("top-level-null", "null".into(), "textbook"),
+        ("top-level-negative", "-7".into(), "textbook"),
+        ("top-level-fraction", "7.5".into(), "textbook"),
+        ("number-out-of-range", r#"{"jsonrpc":"2.0","id":1e400,"method":"tools/list"}"#.into(), "textbook"),
+        ("top-member-escaped", r#"{"jsonrpc":"2.0","id":62,"method":"tools/list","method":"tools/list"}"#.into(), "textbook"),
     ];
     let names: Vec<&str> = fuzzing::fixtures().iter().map(|f| f.name).collect();
     lines
@@ -289,6 +338,27 @@ fn config_seeds() -> Vec<(String, Vec<u8>)> {
         ("unknown-version", r#"{"protocol_versions":["1900-01-01"]}"#.into()),
         ("small-limit", r#"{"max_line_bytes":10}"#.into()),
         ("negative-stock", r#"{"stock":[{"product_id":"p","stock":-1}]}"#.into()),
+        // Added from the coverage report (docs/fuzzing.md, "Coverage of the
+        // core"): each refusal of the validation, each branch of the date check.
+        ("empty-user", r#"{"user":""}"#.into()),
+        ("empty-server-name", r#"{"server":{"name":"","version":"1"}}"#.into()),
+        ("empty-order-id", format!(r#"{{"orders":[{}]}}"#, order("", "u"))),
+        ("empty-owner", format!(r#"{{"orders":[{}]}}"#, order("A", ""))),
+        ("empty-product", r#"{"stock":[{"product_id":"","stock":1}]}"#.into()),
+        ("duplicate-product", r#"{"stock":[{"product_id":"p","stock":1},{"product_id":"p","stock":2}]}"#.into()),
+        ("version-twice", r#"{"protocol_versions":["2026-07-28","2026-07-28"]}"#.into()),
+        ("as-of-leap-day", r#"{"orders":[{"order_id":"A","owner":"o","status":"s","as_of":"2024-02-29T12:00:00Z","source_version":"v"}]}"#.into()),
+        ("as-of-not-leap", r#"{"orders":[{"order_id":"A","owner":"o","status":"s","as_of":"2023-02-29T12:00:00Z","source_version":"v"}]}"#.into()),
+        ("as-of-century", r#"{"orders":[{"order_id":"A","owner":"o","status":"s","as_of":"2100-02-29T12:00:00Z","source_version":"v"}]}"#.into()),
+        ("as-of-fourth-century", r#"{"orders":[{"order_id":"A","owner":"o","status":"s","as_of":"2000-02-29T23:59:59.5+01:00","source_version":"v"}]}"#.into()),
+        ("as-of-april-31", r#"{"orders":[{"order_id":"A","owner":"o","status":"s","as_of":"2026-04-31T00:00:00Z","source_version":"v"}]}"#.into()),
+        ("as-of-month-13", r#"{"orders":[{"order_id":"A","owner":"o","status":"s","as_of":"2026-13-01T00:00:00Z","source_version":"v"}]}"#.into()),
+        ("as-of-bad-separator", r#"{"orders":[{"order_id":"A","owner":"o","status":"s","as_of":"2026-09-14X00:00:00Z","source_version":"v"}]}"#.into()),
+        ("as-of-bad-time", r#"{"orders":[{"order_id":"A","owner":"o","status":"s","as_of":"2026-09-14T00-00:00Z","source_version":"v"}]}"#.into()),
+        ("as-of-no-fraction-digits", r#"{"orders":[{"order_id":"A","owner":"o","status":"s","as_of":"2026-09-14T00:00:00.Z","source_version":"v"}]}"#.into()),
+        ("as-of-offset", r#"{"orders":[{"order_id":"A","owner":"o","status":"s","as_of":"2026-09-14t00:00:00-05:30","source_version":"v"}]}"#.into()),
+        ("as-of-no-zone", r#"{"orders":[{"order_id":"A","owner":"o","status":"s","as_of":"2026-09-14T00:00:00","source_version":"v"}]}"#.into()),
+        ("as-of-hour-24", r#"{"orders":[{"order_id":"A","owner":"o","status":"s","as_of":"2026-09-14T24:00:00z","source_version":"v"}]}"#.into()),
     ];
     let mut seeds: Vec<(String, Vec<u8>)> = files
         .into_iter()
@@ -401,11 +471,9 @@ fn session_class(data: &[u8]) -> Option<String> {
 /// Named inputs of one target.
 type Seeds = Vec<(String, Vec<u8>)>;
 
-#[test]
-#[ignore = "writes fuzz/corpus; run by hand after changing the targets"]
-fn regenerate_seed_corpora() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus");
-    let sets: [(&str, Seeds); 4] = [
+/// Every seed the generator makes, by target.
+fn generated() -> [(&'static str, Seeds); 4] {
+    [
         ("respond_bytes", byte_seeds()),
         ("config_load", config_seeds()),
         (
@@ -413,13 +481,66 @@ fn regenerate_seed_corpora() {
             structured_seeds(40, None, &request_class),
         ),
         ("session", structured_seeds(24, Some(1), &session_class)),
-    ];
-    for (target, seeds) in sets {
+    ]
+}
+
+/// The committed corpora are the generator's seeds, byte for byte, plus
+/// the `min-*` files kept from campaigns by scripts/fuzz_cmin.sh: a change
+/// to the generator (or to the targets' input decoding) that was not
+/// followed by regenerating the seeds fails here.
+#[test]
+fn the_committed_seeds_are_the_generators() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus");
+    for (target, seeds) in generated() {
         let dir = root.join(target);
-        if dir.exists() {
-            std::fs::remove_dir_all(&dir).expect("remove old corpus");
+        let mut committed: Vec<String> = std::fs::read_dir(&dir)
+            .expect("corpus dir")
+            .map(|e| {
+                e.expect("corpus entry")
+                    .file_name()
+                    .to_string_lossy()
+                    .into_owned()
+            })
+            .filter(|n| !n.starts_with("min-") && !n.starts_with('.'))
+            .collect();
+        committed.sort();
+        let mut names: Vec<String> = seeds.iter().map(|(n, _)| n.clone()).collect();
+        names.sort();
+        assert_eq!(
+            committed, names,
+            "fuzz/corpus/{target}: regenerate the seeds (see above)"
+        );
+        for (name, data) in &seeds {
+            let on_disk = std::fs::read(dir.join(name)).expect("seed");
+            assert!(
+                on_disk == *data,
+                "fuzz/corpus/{target}/{name} is not the generator's"
+            );
         }
+    }
+}
+
+#[test]
+#[ignore = "writes fuzz/corpus; run by hand after changing the targets"]
+fn regenerate_seed_corpora() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus");
+    for (target, seeds) in generated() {
+        let dir = root.join(target);
         std::fs::create_dir_all(&dir).expect("corpus dir");
+        // The generator owns every file but the `min-*` ones, which
+        // scripts/fuzz_cmin.sh keeps from campaigns: regenerating the
+        // seeds never drops what a campaign found, and minimizing never
+        // drops a generated seed.
+        for entry in std::fs::read_dir(&dir).expect("corpus dir") {
+            let path = entry.expect("corpus entry").path();
+            let name = path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .unwrap_or_default();
+            if !name.starts_with("min-") {
+                std::fs::remove_file(&path).expect("remove old seed");
+            }
+        }
         let check = TARGETS.iter().find(|(n, _)| *n == target).expect(target).1;
         for (name, data) in seeds {
             check(&data);
