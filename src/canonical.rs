@@ -42,13 +42,6 @@ impl Node {
         Node::Obj(members)
     }
 
-    /// Appends a member to an object (no-op on other kinds).
-    pub fn push(&mut self, name: &'static str, value: impl Into<Node>) {
-        if let Node::Obj(members) = self {
-            members.push((name, value.into()));
-        }
-    }
-
     /// The serialized bytes (compact, no newline).
     pub fn to_vec(&self) -> Vec<u8> {
         // Serializing a tree of strings, integers and booleans into a
@@ -92,12 +85,6 @@ impl From<String> for Node {
     }
 }
 
-impl From<Vec<Node>> for Node {
-    fn from(items: Vec<Node>) -> Node {
-        Node::Arr(items)
-    }
-}
-
 impl Serialize for Node {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         match self {
@@ -123,7 +110,7 @@ impl Serialize for Node {
 }
 
 /// An object [`Node`], members in the order written:
-/// `obj! { "type" => "object", "required" => vec![...] }`.
+/// `obj! { "type" => "object", "required" => arr!["a"] }`.
 macro_rules! obj {
     ($($name:literal => $value:expr),* $(,)?) => {
         $crate::canonical::Node::obj(vec![$(($name, $crate::canonical::Node::from($value))),*])
@@ -152,12 +139,5 @@ mod tests {
     fn strings_are_escaped_by_serde_json() {
         let node = obj! { "t" => "a\"b\n\u{1}" };
         assert_eq!(node.to_text(), r#"{"t":"a\"b\n\u0001"}"#);
-    }
-
-    #[test]
-    fn push_appends_last() {
-        let mut node = obj! { "a" => 1u64 };
-        node.push("b", false);
-        assert_eq!(node.to_text(), r#"{"a":1,"b":false}"#);
     }
 }

@@ -426,7 +426,7 @@ mod tests {
                 format!(
                     "error {} {}",
                     id.map_or("null", |i| i.raw()),
-                    error.code.value()
+                    error.code.wire()
                 )
             }
         }

@@ -29,18 +29,7 @@ pub enum Code {
 }
 
 impl Code {
-    /// The number on the wire.
-    pub const fn value(self) -> i32 {
-        match self {
-            Code::ParseError => -32700,
-            Code::InvalidRequest => -32600,
-            Code::MethodNotFound => -32601,
-            Code::InvalidParams => -32602,
-            Code::UnsupportedProtocolVersion => -32022,
-        }
-    }
-
-    /// The number as it is written on the wire (`value` in decimal).
+    /// The number as it is written on the wire, in decimal.
     ///
     /// Performance: a constant, so encoding an error reply formats nothing
     /// and allocates nothing.
@@ -113,7 +102,6 @@ mod tests {
             (Code::UnsupportedProtocolVersion, -32022),
         ];
         for (code, n) in all {
-            assert_eq!(code.value(), n);
             assert_eq!(code.wire(), n.to_string());
             // Never a code MCP reserves without defining it.
             assert!(!(-32019..=-32000).contains(&n));

@@ -428,7 +428,7 @@ mod tests {
             )
             .unwrap();
         let modern: Vec<Node> = catalog.iter().map(|t| t.descriptor()).collect();
-        assert_eq!(body, obj! { "tools" => modern }.to_vec());
+        assert_eq!(body, obj! { "tools" => Node::Arr(modern) }.to_vec());
         assert_eq!(
             legacy
                 .call(

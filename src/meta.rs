@@ -437,13 +437,9 @@ pub struct Versions {
 }
 
 impl Versions {
-    /// `supported`: the versions a request's `_meta` may name, in the order
-    /// they are listed in errors and in `server/discover`.
-    pub fn new(supported: Vec<String>) -> Self {
-        Versions::dual_era(supported, Vec::new())
-    }
-
-    /// A dual-era server: `supported` as in [`Versions::new`], and `legacy`,
+    /// A dual-era server: `supported`, the versions a request's `_meta` may
+    /// name, in the order they are listed in errors and in
+    /// `server/discover`; and `legacy`,
     /// the versions served through the `initialize` handshake. The legacy
     /// versions are never accepted in `_meta`, and `server/discover` does
     /// not list them; the `supported` list of error data names them after

@@ -250,6 +250,7 @@ fn byte_seeds() -> Vec<(String, Vec<u8>)> {
         ("params-unsigned", r#"{"jsonrpc":"2.0","id":28,"method":"tools/list","params":18446744073709551615}"#.into(), "textbook"),
         ("params-fraction", r#"{"jsonrpc":"2.0","id":29,"method":"tools/list","params":0.5}"#.into(), "textbook"),
         ("params-string", r#"{"jsonrpc":"2.0","id":30,"method":"tools/list","params":"p"}"#.into(), "textbook"),
+        ("params-twice", r#"{"jsonrpc":"2.0","id":63,"method":"tools/list","params":1,"params":{"_meta":1,"_meta":{}}}"#.into(), "textbook"),
         ("meta-null", r#"{"jsonrpc":"2.0","id":31,"method":"tools/list","params":{"_meta":null}}"#.into(), "textbook"),
         ("meta-array", r#"{"jsonrpc":"2.0","id":32,"method":"tools/list","params":{"_meta":[]}}"#.into(), "textbook"),
         ("meta-false", r#"{"jsonrpc":"2.0","id":33,"method":"tools/list","params":{"_meta":false}}"#.into(), "textbook"),

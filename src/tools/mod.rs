@@ -49,14 +49,6 @@ pub struct Arguments<'a> {
 }
 
 impl<'a> Arguments<'a> {
-    /// Wraps decoded members.
-    pub fn new(members: Vec<(Cow<'a, str>, Shallow<'a>)>) -> Self {
-        let mut args = Arguments::default();
-        for (name, value) in members {
-            args.push(name, value);
-        }
-        args
-    }
     /// Appends a decoded member.
     pub fn push(&mut self, name: Cow<'a, str>, value: Shallow<'a>) {
         if self.first.is_none() {
