@@ -123,8 +123,8 @@ pub struct Class {
     /// The row of `docs/behavior.md` that decided the reference's reply
     /// to the line whose reply differs.
     pub row: String,
-    /// The other rows that decided the reference's reply in cases counted
-    /// here (the same part of the reply differs, charged to the same row).
+    /// The other rows that decided the reference's reply, in the cases as
+    /// found (before shrinking), to the line charged in cases counted here.
     pub merged: Vec<String>,
     /// That row's one-line rule (`docs/rows.json`).
     pub rule: String,
@@ -348,7 +348,7 @@ fn search(exec: &mut Exec, options: &Options) -> Result<Searched, String> {
     // What a case gave, by mode: classes try many of the same candidates.
     let mut memo: HashMap<(Mode, String, Lines), Option<String>> = HashMap::new();
     let mut shrink_left = options.shrink_iters.saturating_mul(SHRINK_TOTAL);
-    for (_, s) in seen {
+    for ((found_as, _), s) in seen {
         let kind = s.kind.clone();
         let shows = |o: &exec::Outcome| {
             o.found
@@ -389,7 +389,7 @@ fn search(exec: &mut Exec, options: &Options) -> Result<Searched, String> {
                 .iter_mut()
                 .find(|(p, r, _)| (p, r) == (&key.0, &key.1))
             {
-                merge(class, s.count, row);
+                merge(class, s.count, found_as);
                 merged = true;
             } else {
                 start = Some(single);
@@ -461,7 +461,7 @@ fn search(exec: &mut Exec, options: &Options) -> Result<Searched, String> {
                 .iter_mut()
                 .find(|(p, r, _)| (p, r) == (&key.0, &key.1))
             {
-                merge(class, s.count, row);
+                merge(class, s.count, found_as);
                 continue;
             }
         }
@@ -505,7 +505,7 @@ fn search(exec: &mut Exec, options: &Options) -> Result<Searched, String> {
             .iter_mut()
             .find(|(p, r, _)| (p, r) == (&key.0, &key.1))
         {
-            merge(class, s.count, expect.row);
+            merge(class, s.count, found_as);
             continue;
         }
         let also: Vec<String> = expect
@@ -523,7 +523,11 @@ fn search(exec: &mut Exec, options: &Options) -> Result<Searched, String> {
             key.1,
             Class {
                 row: row.to_string(),
-                merged: Vec::new(),
+                merged: if found_as == row {
+                    Vec::new()
+                } else {
+                    vec![found_as.to_string()]
+                },
                 rule,
                 also,
                 count: s.count,
