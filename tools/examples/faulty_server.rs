@@ -17,6 +17,11 @@
 //!   --hang-on METHOD        blocks forever on a request for METHOD
 //!   --stderr-noise          writes 1 MiB to stderr at start-up and a line
 //!                           per message
+//!   --late-tool-calls       holds the reply to each tools/call (one with a
+//!                           non-null id) back until the next line has been
+//!                           handled and answered, as a server answering
+//!                           concurrently may; not a fault: the replies are
+//!                           right
 //! ```
 //!
 //! The configuration comes from `MCP_REFERENCE_CONFIG`, as for the real
@@ -44,6 +49,7 @@ struct Faults {
     slow_start: Option<u64>,
     hang_on: Option<String>,
     stderr_noise: bool,
+    late_tool_calls: bool,
 }
 
 fn parse() -> Result<Faults, String> {
@@ -59,6 +65,7 @@ fn parse() -> Result<Faults, String> {
             "--drop-at-eof" => f.drop_at_eof = true,
             "--log-on-stdout" => f.log_on_stdout = true,
             "--stderr-noise" => f.stderr_noise = true,
+            "--late-tool-calls" => f.late_tool_calls = true,
             "--slow-start" => {
                 let ms = args.next().ok_or("--slow-start needs milliseconds")?;
                 f.slow_start = Some(ms.parse().map_err(|_| "--slow-start needs milliseconds")?);
@@ -153,13 +160,41 @@ fn main() -> ExitCode {
             std::process::exit(0);
         }
     });
+    let write = |reply: &str| {
+        if let Ok(mut out) = stdout.lock() {
+            let _ = out.write_all(reply.as_bytes());
+            let _ = out.flush();
+        }
+    };
+    let mut held: Option<String> = None;
     for line in rx {
-        handle(&server, &faults, &line, &stdout);
+        let reply = handle(&server, &faults, &line);
+        // Only a reply with an id can be told from the others when late.
+        let late = faults.late_tool_calls
+            && serde_json::from_slice::<Value>(&line)
+                .is_ok_and(|v| v.get("method") == Some(&Value::from("tools/call")))
+            && reply.as_ref().is_some_and(|r| {
+                serde_json::from_str::<Value>(r)
+                    .is_ok_and(|v| v.get("id").is_some_and(|id| !id.is_null()))
+            });
+        let earlier = held.take();
+        match reply {
+            Some(reply) if late => held = Some(reply),
+            Some(reply) => write(&reply),
+            None => {}
+        }
+        if let Some(earlier) = earlier {
+            write(&earlier);
+        }
+    }
+    if let Some(earlier) = held {
+        write(&earlier);
     }
     ExitCode::SUCCESS
 }
 
-fn handle(server: &Server, faults: &Faults, line: &[u8], stdout: &Mutex<io::Stdout>) {
+/// The reply to one line, newline included, as the faults make it.
+fn handle(server: &Server, faults: &Faults, line: &[u8]) -> Option<String> {
     let parsed: Option<Value> = serde_json::from_slice(line).ok();
     let method = parsed
         .as_ref()
@@ -226,7 +261,7 @@ fn handle(server: &Server, faults: &Faults, line: &[u8], stdout: &Mutex<io::Stdo
                     .chain(*b"\n")
                     .collect()
             } else {
-                return;
+                return None;
             }
         }
     };
@@ -246,8 +281,5 @@ fn handle(server: &Server, faults: &Faults, line: &[u8], stdout: &Mutex<io::Stdo
         value["id"] = id.clone();
         reply = format!("{value}\n");
     }
-    if let Ok(mut out) = stdout.lock() {
-        let _ = out.write_all(reply.as_bytes());
-        let _ = out.flush();
-    }
+    Some(reply)
 }

@@ -225,6 +225,43 @@ fn a_slow_starter_is_measured() {
 }
 
 #[test]
+fn replies_that_come_late_are_paired_by_id() {
+    // The fixture does answer out of order: the reply to a tools/call
+    // comes after the reply to the line that follows it.
+    let meta = serde_json::json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {}
+    });
+    let call = serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+        "params": {"name": "get_order", "arguments": {"order_id": "A-104"}, "_meta": meta}});
+    let list = serde_json::json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list",
+        "params": {"_meta": meta}});
+    let mut child = Command::new(fixture::faulty_server())
+        .arg("--late-tool-calls")
+        .env_remove("MCP_REFERENCE_CONFIG")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("the fixture starts");
+    {
+        use std::io::Write;
+        let mut stdin = child.stdin.take().expect("a stdin");
+        writeln!(stdin, "{call}\n{list}").expect("the fixture reads");
+    }
+    let out = child.wait_with_output().expect("the fixture ends");
+    let ids: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).expect("a JSON line")["id"].clone())
+        .collect();
+    assert_eq!(ids, [2, 1]);
+    // Paired by order alone, every tools/call would differ; by id, none.
+    let report = report(&["--late-tool-calls"]);
+    assert!(report.classes.is_empty(), "{}", report.text());
+    assert_eq!(report.cases_run, 256);
+    assert_eq!(report.late, 0, "{}", report.text());
+}
+
+#[test]
 fn a_time_budget_says_how_many_cases_ran() {
     let mut options = Options::new(fixture::faulty(&["--slow-start", "300"]));
     options.time_budget = Some(std::time::Duration::from_millis(1));

@@ -124,6 +124,16 @@ pub fn first_difference_at(
     reference: &[Vec<u8>],
     command: &[Vec<u8>],
 ) -> Option<(usize, Difference)> {
+    first_difference_numbered(reference, command, 0)
+}
+
+/// [`first_difference_at`] for replies that follow `before` others: the
+/// sentence numbers them from `before + 1`.
+pub fn first_difference_numbered(
+    reference: &[Vec<u8>],
+    command: &[Vec<u8>],
+    before: usize,
+) -> Option<(usize, Difference)> {
     // A line that is not JSON where the reference wrote JSON (or nothing)
     // is its own kind, whatever else differs: stdout carries messages only.
     let not_json = command.iter().enumerate().find(|(i, c)| {
@@ -138,7 +148,7 @@ pub fn first_difference_at(
             i,
             Difference {
                 kind: what.into(),
-                sentence: format!("reply {}: {what}", i + 1),
+                sentence: format!("reply {}: {what}", before + i + 1),
             },
         ));
     }
@@ -155,7 +165,7 @@ pub fn first_difference_at(
                     .join("/"),
                 None => what.clone(),
             };
-            let sentence = format!("reply {}: {what}", i + 1);
+            let sentence = format!("reply {}: {what}", before + i + 1);
             return Some((i, Difference { kind, sentence }));
         }
     }

@@ -7,14 +7,21 @@
 //!   closed, stdout read until it closes. It sees what depends on earlier
 //!   lines of the legacy session (`docs/behavior.md` rows L1 to L17) and on
 //!   end-of-file (2026-07-28 `basic/transports/stdio.mdx`: shutdown by
-//!   closing stdin).
+//!   closing stdin). Replies are paired with lines by id, the others by
+//!   position (`pair`).
 //! - **reused**: one process for many cases, for lines that leave the
 //!   model's legacy state where it was ([`model::legacy::step`]): modern
 //!   requests are stateless (2026-07-28 `basic/index.mdx`), so a line's
 //!   reply does not depend on the lines before it. Each line is followed
-//!   by a sync request (a `tools/list` with an id of its own) and the
-//!   replies up to the sync's reply are that line's. A process that dies,
-//!   stalls, or writes before it is asked anything is not reused.
+//!   by a sync request (a `tools/list` with an id of its own); the replies
+//!   before the sync's reply are that line's, except a reply with the id
+//!   of an earlier line still waiting for it, which is that line's (a
+//!   server may answer concurrently). After the last line, up to [`DRAIN`]
+//!   more sync requests wait for replies still missing. A reply that comes
+//!   after its case ended, with an id none of the current case's lines or
+//!   replies has, is dropped and counted. The process is started again
+//!   only when it dies or stalls (counted, with why); a command that
+//!   writes before it is asked anything is not reused at all.
 //!
 //! The reference answers in-process through [`mcp_reference::serve`], as
 //! its binary would; the configuration goes to the command in the file
@@ -27,11 +34,12 @@ use std::time::{Duration, Instant};
 
 use crate::check::process::{Launch, Next, Proc};
 use crate::diff::compare;
+use crate::diff::pair::{self, Pairing};
 use mcp_reference::{Config, LogLevel, Server};
 use mcp_reference_testkit::model::{self, Json, State};
 
 /// How a case was run.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) enum Mode {
     Fresh,
     Reused,
@@ -68,8 +76,19 @@ pub(crate) struct Exec {
     timeout: Duration,
     pub(crate) runs: u64,
     live: Option<Live>,
+    /// How many runs used a fresh process.
+    pub(crate) fresh_runs: u64,
     /// Set once the command showed it cannot be reused.
     pub(crate) no_reuse: bool,
+    /// Each start of the reused process, with why.
+    pub(crate) starts: Vec<Restart>,
+    /// Why the next start of the reused process happens.
+    restart: Option<Restart>,
+    /// The ids of replies a reused run waited for in vain: one that comes
+    /// in a later run is dropped there (counted in `late`).
+    stale: Vec<String>,
+    /// How many late replies were dropped.
+    pub(crate) late: u64,
     sync: u64,
     /// When the run began.
     pub(crate) started: Instant,
@@ -154,8 +173,13 @@ impl Exec {
             config_file,
             timeout,
             runs: 0,
+            fresh_runs: 0,
             live: None,
             no_reuse: false,
+            starts: Vec::new(),
+            restart: None,
+            stale: Vec::new(),
+            late: 0,
             sync: 0,
             started: Instant::now(),
         }
@@ -198,69 +222,60 @@ impl Exec {
     /// A fresh process: all lines, then end-of-file.
     pub(crate) fn fresh(&mut self, config: &Config, lines: &[Vec<u8>]) -> Result<Outcome, String> {
         self.runs += 1;
-        let input = input(lines);
-        let reference = reference(config, &input);
+        self.fresh_runs += 1;
+        let mut pairing = Pairing::new(reference_per_line(config, lines));
         let mut p = self.spawn(config)?;
-        p.send(input);
+        p.send(input(lines));
         p.close_input();
         let deadline = Instant::now() + self.timeout;
-        let mut command = Vec::new();
+        let mut unpaired = Vec::new();
         let finished = loop {
             match p.next(deadline) {
-                Next::Line(line) => command.push(line.bytes),
+                Next::Line(line) => {
+                    if let Err(reply) = pairing.by_id(line.bytes, None) {
+                        unpaired.push(reply);
+                    }
+                }
                 Next::Closed => break true,
                 Next::Timeout => break false,
             }
         };
         drop(p);
-        let at = compare::first_difference_at(&reference, &command);
-        let found = match (finished, at) {
-            (true, None) => None,
-            (finished, at) => {
-                // The line whose reply is the first to differ: count the
-                // reference's replies line by line.
-                let index = at.as_ref().map_or(reference.len(), |(i, _)| *i);
-                let mut line = lines.len().saturating_sub(1);
-                let mut seen = 0;
-                for (n, l) in lines.iter().enumerate() {
-                    seen += reference_count(config, &lines[..n], l);
-                    if seen > index {
-                        line = n;
-                        break;
-                    }
-                }
-                let (kind, sentence) = match (finished, at) {
-                    (_, Some((_, d))) if finished => (d.kind, d.sentence),
-                    (_, d) => (
-                        "stdout still open after end-of-file".to_string(),
-                        format!(
-                            "the command's stdout was still open {} ms after end-of-file{}",
-                            self.timeout.as_millis(),
-                            d.map(|(_, d)| format!("; so far, {}", d.sentence))
-                                .unwrap_or_default()
-                        ),
-                    ),
-                };
-                Some(Found {
-                    line,
-                    kind,
-                    sentence,
-                })
-            }
-        };
-        Ok(Outcome {
-            reference,
-            command,
-            found,
-        })
+        for reply in unpaired {
+            pairing.by_position(reply);
+        }
+        let mut outcome = judge(pairing);
+        if !finished {
+            let line = outcome
+                .found
+                .as_ref()
+                .map_or(lines.len().saturating_sub(1), |f| f.line);
+            let so_far = outcome
+                .found
+                .take()
+                .map(|f| format!("; so far, {}", f.sentence))
+                .unwrap_or_default();
+            outcome.found = Some(Found {
+                line,
+                kind: "stdout still open after end-of-file".to_string(),
+                sentence: format!(
+                    "the command's stdout was still open {} ms after end-of-file{so_far}",
+                    self.timeout.as_millis()
+                ),
+            });
+        }
+        Ok(outcome)
     }
 
     fn live(&mut self, config: &Config) -> Result<Option<&mut Live>, String> {
         let json = config.to_json();
         if self.live.as_ref().is_some_and(|l| l.config != json) {
             self.live = None;
+            self.restart = Some(Restart::Config);
         }
         if self.live.is_none() {
+            let why = self.restart.take().unwrap_or(Restart::First);
+            self.starts.push(why);
             let proc = self.spawn(config)?;
             let mut live = Live { proc, config: json };
             // Nothing may come before the first reply: a command that
@@ -268,7 +283,7 @@ impl Exec {
             self.sync += 1;
             let sync = self.sync;
             match sync_replies(&mut live.proc, config, sync, self.timeout) {
-                Some(before) if before.is_empty() => self.live = Some(live),
+                Ok(before) if before.is_empty() => self.live = Some(live),
                 _ => {
                     self.no_reuse = true;
                     return Ok(None);
@@ -283,60 +298,162 @@ impl Exec {
     fn reused(&mut self, config: &Config, lines: &[Vec<u8>]) -> Result<Option<Outcome>, String> {
         self.runs += 1;
         let timeout = self.timeout;
-        let mut reference_all = Vec::new();
-        let mut command_all = Vec::new();
-        let mut found = None;
-        for (n, line) in lines.iter().enumerate() {
+        let mut pairing = Pairing::new(
+            lines
+                .iter()
+                .map(|l| reference(config, &input(std::slice::from_ref(l))))
+                .collect(),
+        );
+        let last = lines.len().saturating_sub(1);
+        // One window per line, then up to DRAIN more while a reply is owed.
+        let windows = lines
+            .iter()
+            .map(Some)
+            .chain(std::iter::repeat_n(None, DRAIN));
+        for (n, line) in windows.enumerate() {
+            if line.is_none() && !pairing.owed() {
+                break;
+            }
             self.sync += 1;
             let sync = self.sync;
+            let stale = std::mem::take(&mut self.stale);
             let Some(live) = self.live(config)? else {
                 return Ok(None);
             };
-            let mut bytes = line.clone();
-            bytes.push(b'\n');
-            live.proc.send(bytes);
-            let Some(command) = sync_replies(&mut live.proc, config, sync, timeout) else {
-                self.live = None;
-                return Ok(None);
-            };
-            let reference = reference(config, &input(std::slice::from_ref(line)));
-            if found.is_none()
-                && let Some((_, d)) = compare::first_difference_at(&reference, &command)
-            {
-                found = Some(Found {
-                    line: n,
-                    kind: d.kind,
-                    sentence: d.sentence,
-                });
+            if let Some(line) = line {
+                let mut bytes = line.clone();
+                bytes.push(b'\n');
+                live.proc.send(bytes);
             }
-            reference_all.extend(reference);
-            command_all.extend(command);
+            let command = match sync_replies(&mut live.proc, config, sync, timeout) {
+                Ok(command) => command,
+                Err(why) => {
+                    self.live = None;
+                    self.restart = Some(why);
+                    return Ok(None);
+                }
+            };
+            let mut stale = stale;
+            let current = n.min(last);
+            for reply in command {
+                let Err(reply) = pairing.by_id(reply, Some(current)) else {
+                    continue;
+                };
+                // A late reply to a line of an earlier case: not this case's
+                // (unless a line of this case has its id).
+                if let Some(key) = pair::reply_key(&reply)
+                    && !pairing.knows(&key)
+                    && !lines
+                        .iter()
+                        .any(|l| pair::request_key(l).as_ref() == Some(&key))
+                    && let Some(i) = stale.iter().position(|k| *k == key)
+                {
+                    stale.swap_remove(i);
+                    self.late += 1;
+                    continue;
+                }
+                pairing.by_order(current, reply);
+            }
+            self.stale = stale;
         }
-        Ok(Some(Outcome {
-            reference: reference_all,
-            command: command_all,
-            found,
-        }))
+        self.stale.extend(pairing.owed_keys());
+        Ok(Some(judge(pairing)))
     }
 }
 
-fn reference_count(config: &Config, before: &[Vec<u8>], line: &[u8]) -> usize {
-    let mut all = before.to_vec();
-    all.push(line.to_vec());
-    reference(config, &input(&all))
-        .len()
-        .saturating_sub(reference(config, &input(before)).len())
+/// How many sync requests more a reused run sends, after its last line,
+/// while a reply of the reference has no reply of the command: replies
+/// answered concurrently may come after the last line's sync reply.
+const DRAIN: usize = 3;
+
+/// Why the reused process was started.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Restart {
+    /// The first time.
+    First,
+    /// The one before it closed its stdout (it died).
+    Died,
+    /// The one before did not answer a sync request in time.
+    Stalled,
+    /// The case had another configuration.
+    Config,
+}
+
+impl Restart {
+    pub(crate) fn says(self) -> &'static str {
+        match self {
+            Restart::First => "at first",
+            Restart::Died => "after it died",
+            Restart::Stalled => "after it stalled",
+            Restart::Config => "for another configuration",
+        }
+    }
+}
+
+/// The reference's replies to each line, stepping through the lines as
+/// one process would.
+fn reference_per_line(config: &Config, lines: &[Vec<u8>]) -> Vec<Vec<Vec<u8>>> {
+    let mut before = 0;
+    (1..=lines.len())
+        .map(|n| {
+            let all = reference(config, &input(lines.get(..n).unwrap_or_default()));
+            let new = all.get(before..).unwrap_or_default().to_vec();
+            before = all.len();
+            new
+        })
+        .collect()
+}
+
+/// The first line whose replies differ, and the difference.
+fn judge(pairing: Pairing) -> Outcome {
+    let per_line = pairing.lines();
+    let many = per_line.len() > 1;
+    let mut reference_all = Vec::new();
+    let mut command_all = Vec::new();
+    let mut found = None;
+    for (n, (reference, command)) in per_line.into_iter().enumerate() {
+        if found.is_none()
+            && let Some((_, d)) =
+                compare::first_difference_numbered(&reference, &command, reference_all.len())
+        {
+            let sentence = if many && d.kind.starts_with("the command wrote") {
+                format!("{}, to input line {}", d.sentence, n + 1)
+            } else {
+                d.sentence
+            };
+            found = Some(Found {
+                line: n,
+                kind: d.kind,
+                sentence,
+            });
+        }
+        reference_all.extend(reference);
+        command_all.extend(command);
+    }
+    Outcome {
+        reference: reference_all,
+        command: command_all,
+        found,
+    }
 }
 
 fn sync_id(n: u64) -> String {
     format!("mcp-reference-diff-sync-{n}")
 }
 
-/// Sends the sync request and returns the lines before its reply; `None`
-/// when the reply does not come in time or stdout closes.
-fn sync_replies(p: &mut Proc, config: &Config, n: u64, timeout: Duration) -> Option<Vec<Vec<u8>>> {
+/// Sends the sync request and returns the lines before its reply; why
+/// the process cannot be used any more when the reply does not come in
+/// time or stdout closes.
+fn sync_replies(
+    p: &mut Proc,
+    config: &Config,
+    n: u64,
+    timeout: Duration,
+) -> Result<Vec<Vec<u8>>, Restart> {
     let id = sync_id(n);
-    let mut request = textbook_request(config, Json::str(id.clone())).render();
+    let mut request = textbook_request(config, Json::str(id)).render();
+    // The reply to the sync carries the request's id.
+    let key = pair::reply_key(&request);
     request.push(b'\n');
     p.send(request);
     let deadline = Instant::now() + timeout;
@@ -344,16 +461,13 @@ fn sync_replies(p: &mut Proc, config: &Config, n: u64, timeout: Duration) -> Opt
     loop {
         match p.next(deadline) {
             Next::Line(line) => {
-                let is_sync = model::read_reply(&line.bytes)
-                    .is_ok_and(|r| serde_json::from_str::<String>(&r.id).is_ok_and(|s| s == id))
-                    || serde_json::from_slice::<serde_json::Value>(&line.bytes)
-                        .is_ok_and(|v| v.get("id").and_then(|i| i.as_str()) == Some(id.as_str()));
-                if is_sync {
-                    return Some(before);
+                if key.is_some() && pair::reply_key(&line.bytes) == key {
+                    return Ok(before);
                 }
                 before.push(line.bytes);
             }
-            Next::Closed | Next::Timeout => return None,
+            Next::Closed => return Err(Restart::Died),
+            Next::Timeout => return Err(Restart::Stalled),
         }
     }
 }

@@ -10,19 +10,27 @@
 //! for ([`Options::generate_configs`], for commands that read
 //! `MCP_REFERENCE_CONFIG`). Cases run as `exec` says: on one reused
 //! process while their lines are stateless, on a fresh process (lines,
-//! then end-of-file) otherwise and for every sixteenth case.
+//! then end-of-file) otherwise and for one case in 64, `FRESH_EVERY` (what
+//! shows only at end-of-file). Replies are paired with lines by id as well
+//! as by order (`pair`).
 //!
-//! A difference is charged to the line whose reply first differs, and its
+//! A difference is charged to the line whose replies first differ, and its
 //! class is the row of `docs/behavior.md` that decided the reference's
 //! reply to that line (the model's [`model::legacy::step`] says which) and
-//! the kind of difference ([`compare::Difference`]). The search goes on
-//! after a difference, counting cases per class; then the first case of
-//! each class is shrunk (`shrink`) while the difference keeps its kind,
-//! confirmed on a fresh process, and classes whose shrunk cases have the
-//! same row and part of the reply are merged. Generation is driven by a
-//! ChaCha generator seeded from the seed alone: the same seed, case count
-//! and command give the same report (as long as the command is
-//! deterministic).
+//! the part of the reply that differs ([`compare::Difference`]). The search
+//! goes on after a difference, counting cases per class. Then, per class:
+//! the line charged, alone on the reused process (for a case found on a
+//! fresh process, each line in turn), is tried first: when it shows the
+//! difference under the row of a class already reported, the case is
+//! counted there with no more runs. Otherwise the case is shrunk (`shrink`)
+//! while the difference keeps its part, on the reused process when it
+//! shows there (within `Options::shrink_iters` runs, 8 (`FRESH_SHRINK`) on
+//! fresh processes, 4 (`SHRINK_TOTAL`) times `shrink_iters` for all classes;
+//! run results are remembered across classes), and only the final case is
+//! confirmed on a fresh process; classes whose shrunk cases have the same
+//! row and part are merged. Generation is driven by a ChaCha generator
+//! seeded from the seed alone: the same seed, case count and command give
+//! the same report (as long as the command is deterministic).
 //!
 //! Spec: the rules compared are the reference's (`docs/behavior.md`); the
 //! stdio handling follows 2026-07-28 `basic/transports/stdio.mdx`
@@ -30,9 +38,11 @@
 
 pub mod compare;
 mod exec;
+mod pair;
 mod report;
 mod shrink;
 
+use std::collections::HashMap;
 use std::ffi::OsString;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -47,6 +57,7 @@ use exec::{Exec, Mode};
 use mcp_reference::Config;
 use mcp_reference_testkit::model;
 use mcp_reference_testkit::strategy;
+use pair::Lines;
 
 /// What to compare, and how.
 #[derive(Debug, Clone)]
@@ -112,8 +123,8 @@ pub struct Class {
     /// The row of `docs/behavior.md` that decided the reference's reply
     /// to the line whose reply differs.
     pub row: String,
-    /// The other rows that decided the reference's reply in cases counted
-    /// here (the same part of the reply differs, charged to the same row).
+    /// The other rows that decided the reference's reply, in the cases as
+    /// found (before shrinking), to the line charged in cases counted here.
     pub merged: Vec<String>,
     /// That row's one-line rule (`docs/rows.json`).
     pub rule: String,
@@ -156,6 +167,11 @@ pub struct DiffReport {
     pub fresh_runs: u64,
     /// Whether the command could be reused across cases.
     pub reused: bool,
+    /// The starts of the reused process: why, and how many times.
+    pub reused_starts: Vec<(String, u64)>,
+    /// Replies that came after the run waiting for them had ended (and
+    /// were dropped from the later run they came in).
+    pub late: u64,
     /// Generated cases whose difference did not show again on a fresh
     /// process (not reported as a class).
     pub unconfirmed: u64,
@@ -176,6 +192,8 @@ impl DiffReport {
 struct Seen {
     config: Config,
     lines: Vec<Vec<u8>>,
+    /// The line the difference is charged to.
+    line: usize,
     mode: Mode,
     kind: String,
     count: u64,
@@ -213,7 +231,14 @@ pub fn run(options: &Options) -> Result<DiffReport, RunError> {
     let mut exec = Exec::new(launch, config_file.clone(), options.timeout);
     let result = search(&mut exec, options);
     let _ = std::fs::remove_file(&config_file);
-    let (cases_run, classes, unconfirmed, fresh_runs) = result.map_err(RunError)?;
+    let (cases_run, classes, unconfirmed) = result.map_err(RunError)?;
+    let mut reused_starts: Vec<(String, u64)> = Vec::new();
+    for why in &exec.starts {
+        match reused_starts.iter_mut().find(|(w, _)| w == why.says()) {
+            Some((_, n)) => *n += 1,
+            None => reused_starts.push((why.says().to_string(), 1)),
+        }
+    }
     Ok(DiffReport {
         command,
         argv: options
@@ -225,22 +250,32 @@ pub fn run(options: &Options) -> Result<DiffReport, RunError> {
         cases: options.cases,
         cases_run,
         runs: exec.runs,
-        fresh_runs,
+        fresh_runs: exec.fresh_runs,
         reused: !exec.no_reuse,
+        reused_starts,
+        late: exec.late,
         unconfirmed,
         classes,
         elapsed: started.elapsed(),
     })
 }
 
-type Searched = (u32, Vec<Class>, u64, u64);
+type Searched = (u32, Vec<Class>, u64);
+
+/// One generated case in this many runs on a fresh process (lines, then
+/// end-of-file), from the first: what shows only at end-of-file.
+const FRESH_EVERY: u32 = 64;
+
+/// The most runs shrinking a class may take on fresh processes (a class
+/// that shows only there): each starts the command.
+const FRESH_SHRINK: u32 = 8;
+
+/// All classes together may take this many times the runs one class may
+/// (`Options::shrink_iters`) to shrink.
+const SHRINK_TOTAL: u32 = 4;
 
 fn search(exec: &mut Exec, options: &Options) -> Result<Searched, String> {
-    // A first run on the textbook data: a command that cannot start is a
-    // usage problem, not a difference.
     let pinned = options.config.clone().unwrap_or_default();
-    exec.fresh(&pinned, &[])?;
-    let mut fresh_runs = 1;
     let mut seed = [0u8; 32];
     seed[..8].copy_from_slice(&options.seed.to_le_bytes());
     let rng = TestRng::from_seed(RngAlgorithm::ChaCha, &seed);
@@ -276,20 +311,17 @@ fn search(exec: &mut Exec, options: &Options) -> Result<Searched, String> {
             .into_iter()
             .map(|c| c.line)
             .collect();
-        let mode = if i % 16 == 0 {
+        let mode = if i % FRESH_EVERY == 0 {
             Mode::Fresh
         } else {
             Mode::Reused
         };
         let (outcome, used) = exec.run(&config, &lines, mode)?;
-        if used == Mode::Fresh {
-            fresh_runs += 1;
-        }
         cases_run += 1;
         let Some(found) = outcome.found else {
             continue;
         };
-        let key = (exec::row(&config, &lines, found.line), found.kind.clone());
+        let key = (exec::row(&config, &lines, found.line), part(&found.kind));
         match seen.iter_mut().find(|(k, _)| *k == key) {
             Some((_, s)) => s.count += 1,
             None => seen.push((
@@ -297,6 +329,7 @@ fn search(exec: &mut Exec, options: &Options) -> Result<Searched, String> {
                 Seen {
                     config,
                     lines,
+                    line: found.line,
                     mode: used,
                     kind: found.kind,
                     count: 1,
@@ -304,90 +337,175 @@ fn search(exec: &mut Exec, options: &Options) -> Result<Searched, String> {
             )),
         }
     }
+    // A command that cannot start is a usage problem, not a difference
+    // (the first case, on a fresh process, would have said so).
+    if cases_run == 0 {
+        exec.fresh(&pinned, &[])?;
+    }
     // Shrink, confirm and merge.
     let mut classes: Vec<(String, String, Class)> = Vec::new();
     let mut unconfirmed = 0;
-    for (_, s) in seen {
+    // What a case gave, by mode: classes try many of the same candidates.
+    let mut memo: HashMap<(Mode, String, Lines), Option<String>> = HashMap::new();
+    let mut shrink_left = options.shrink_iters.saturating_mul(SHRINK_TOTAL);
+    for ((found_as, _), s) in seen {
         let kind = s.kind.clone();
+        let shows = |o: &exec::Outcome| {
+            o.found
+                .as_ref()
+                .is_some_and(|f| part(&f.kind) == part(&kind))
+        };
+        // The line charged, alone, on the reused process: when it shows
+        // the difference and a class of its row has it, the case is
+        // counted there without shrinking.
+        // Each line alone on the reused process, the line charged first
+        // (for a case that ran there, that one is enough: replies there do
+        // not depend on earlier lines): when one shows the difference and
+        // a class of its row has it, the case is counted there without
+        // shrinking; else shrinking starts from it.
+        let mut start = None;
+        let order: Vec<usize> = std::iter::once(s.line)
+            .chain((0..s.lines.len()).filter(|n| *n != s.line && s.mode == Mode::Fresh))
+            .collect();
+        let mut merged = false;
+        for n in order {
+            let Some(single) = s.lines.get(n).map(|l| vec![l.clone()]) else {
+                continue;
+            };
+            let probe = if s.lines.len() == 1 && s.mode == Mode::Reused {
+                Some((s.kind.clone(), 0))
+            } else {
+                match exec.run(&s.config, &single, Mode::Reused)? {
+                    (o, Mode::Reused) if shows(&o) => o.found.map(|f| (f.kind, f.line)),
+                    _ => None,
+                }
+            };
+            let Some((found, at)) = probe else {
+                continue;
+            };
+            let row = expect_at(&s.config, &single, at).row;
+            let key = (part(&found), charged(&found, row, false).to_string());
+            if let Some((_, _, class)) = classes
+                .iter_mut()
+                .find(|(p, r, _)| (p, r) == (&key.0, &key.1))
+            {
+                merge(class, s.count, found_as);
+                merged = true;
+            } else {
+                start = Some(single);
+            }
+            break;
+        }
+        if merged {
+            continue;
+        }
         // A class found on a fresh process is shrunk on the reused one when
         // it shows there too: fresh processes are what is slow.
         let mode = match s.mode {
+            _ if start.is_some() => Mode::Reused,
             Mode::Fresh if exec::reusable(&s.config, &s.lines) => {
                 match exec.run(&s.config, &s.lines, Mode::Reused)? {
-                    (o, Mode::Reused)
-                        if o.found
-                            .as_ref()
-                            .is_some_and(|f| part(&f.kind) == part(&kind)) =>
-                    {
-                        Mode::Reused
-                    }
+                    (o, Mode::Reused) if shows(&o) => Mode::Reused,
                     _ => Mode::Fresh,
                 }
             }
             other => other,
         };
         let mut error = None;
+        let budget = match mode {
+            Mode::Fresh => options.shrink_iters.min(FRESH_SHRINK),
+            Mode::Reused => options.shrink_iters,
+        }
+        .min(shrink_left);
+        let mut spent = 0;
         let (config, lines) = shrink::shrink(
-            (s.config.clone(), s.lines.clone()),
-            options.shrink_iters,
-            &mut |config, lines| match exec.run(config, lines, mode) {
-                Ok((o, used)) => {
-                    if used == Mode::Fresh {
-                        fresh_runs += 1;
-                    }
-                    o.found.is_some_and(|f| part(&f.kind) == part(&kind))
-                }
-                Err(e) => {
-                    error = Some(e);
-                    false
-                }
+            (s.config.clone(), start.unwrap_or_else(|| s.lines.clone())),
+            budget,
+            &mut |config, lines| {
+                spent += 1;
+                let key = (mode, config.to_json(), lines.to_vec());
+                let found = match memo.get(&key) {
+                    Some(found) => found.clone(),
+                    None => match exec.run(config, lines, mode) {
+                        Ok((o, _)) => {
+                            let found = o.found.map(|f| f.kind);
+                            memo.insert(key, found.clone());
+                            found
+                        }
+                        Err(e) => {
+                            error = Some(e);
+                            None
+                        }
+                    },
+                };
+                found.is_some_and(|f| part(&f) == part(&kind))
             },
         );
+        shrink_left = shrink_left.saturating_sub(spent);
         if let Some(e) = error {
             return Err(e);
         }
+        // A shrunk case of a class already reported is counted there: no
+        // fresh process needed.
+        if mode == Mode::Reused
+            && let (outcome, Mode::Reused) = exec.run(&config, &lines, Mode::Reused)?
+            && let Some(found) = outcome.found
+            && part(&found.kind) == part(&kind)
+        {
+            let row = expect_at(&config, &lines, found.line).row;
+            let key = (
+                part(&found.kind),
+                charged(&found.kind, row, false).to_string(),
+            );
+            if let Some((_, _, class)) = classes
+                .iter_mut()
+                .find(|(p, r, _)| (p, r) == (&key.0, &key.1))
+            {
+                merge(class, s.count, found_as);
+                continue;
+            }
+        }
+        // Confirmed on a fresh process: the shrunk case, else the case as
+        // found, must differ there. When the fresh process shows another
+        // difference first (a reply dropped at end-of-file, say), the
+        // class's own is shown as the reused process gives it.
         let mut confirmed = None;
         for (config, lines) in [(config, lines), (s.config, s.lines)] {
-            fresh_runs += 1;
             let outcome = exec.fresh(&config, &lines)?;
-            if let Some(found) = outcome.found.clone() {
-                confirmed = Some((config, lines, outcome, found));
+            let Some(found) = outcome.found.clone() else {
+                continue;
+            };
+            if part(&found.kind) == part(&kind) {
+                confirmed = Some((config, lines, outcome, found, Mode::Fresh));
+                break;
+            }
+            if mode == Mode::Reused
+                && let (again, Mode::Reused) = exec.run(&config, &lines, Mode::Reused)?
+                && let Some(f) = again.found.clone()
+                && part(&f.kind) == part(&kind)
+            {
+                confirmed = Some((config, lines, again, f, Mode::Reused));
                 break;
             }
         }
-        let Some((config, lines, outcome, found)) = confirmed else {
+        let Some((config, lines, outcome, found, shown)) = confirmed else {
             unconfirmed += s.count;
             continue;
         };
         let expect = expect_at(&config, &lines, found.line);
         let part = part(&found.kind);
-        // The row the class is charged to: the one that decided the
-        // reference's reply, except for what no such row decides: an id
-        // echoed otherwise (E10), a line that is not a message (W1), and a
-        // difference that shows only at end-of-file (DEC13).
         let at_eof = mode == Mode::Fresh
+            && shown == Mode::Fresh
             && found.kind == "the command wrote fewer replies"
             && exec::reusable(&config, &lines)
             && matches!(exec.run(&config, &lines, Mode::Reused)?, (o, Mode::Reused) if o.found.is_none());
-        let row = if part == "/id" {
-            "E10"
-        } else if part == NOT_JSON {
-            "W1"
-        } else if at_eof {
-            "DEC13"
-        } else {
-            expect.row
-        };
-        let reply = String::new();
-        let key = (part, format!("{row}{reply}"));
+        let row = charged(&found.kind, expect.row, at_eof);
+        let key = (part, row.to_string());
         if let Some((_, _, class)) = classes
             .iter_mut()
             .find(|(p, r, _)| (p, r) == (&key.0, &key.1))
         {
-            class.count += s.count;
-            if class.row != expect.row && !class.merged.iter().any(|r| r == expect.row) {
-                class.merged.push(expect.row.to_string());
-            }
+            merge(class, s.count, found_as);
             continue;
         }
         let also: Vec<String> = expect
@@ -405,7 +523,11 @@ fn search(exec: &mut Exec, options: &Options) -> Result<Searched, String> {
             key.1,
             Class {
                 row: row.to_string(),
-                merged: Vec::new(),
+                merged: if found_as == row {
+                    Vec::new()
+                } else {
+                    vec![found_as.to_string()]
+                },
                 rule,
                 also,
                 count: s.count,
@@ -421,8 +543,32 @@ fn search(exec: &mut Exec, options: &Options) -> Result<Searched, String> {
         cases_run,
         classes.into_iter().map(|(_, _, c)| c).collect(),
         unconfirmed,
-        fresh_runs,
     ))
+}
+
+/// The row a difference of `kind` is charged to: the one that decided the
+/// reference's reply (`row`), except for what no such row decides: an id
+/// echoed otherwise (E10), a line that is not a message (W1), and a reply
+/// missing only at end-of-file (DEC13).
+fn charged(kind: &str, row: &'static str, at_eof: bool) -> &'static str {
+    let part = part(kind);
+    if part == "/id" {
+        "E10"
+    } else if part == NOT_JSON {
+        "W1"
+    } else if at_eof {
+        "DEC13"
+    } else {
+        row
+    }
+}
+
+/// Counts `count` more cases in `class`, found under `row`.
+fn merge(class: &mut Class, count: u64, row: &str) {
+    class.count += count;
+    if class.row != row && !class.merged.iter().any(|r| r == row) {
+        class.merged.push(row.to_string());
+    }
 }
 
 fn started_over(exec: &Exec, budget: Duration) -> bool {

@@ -68,17 +68,33 @@ impl DiffReport {
         } else {
             String::new()
         };
+        let starts: u64 = self.reused_starts.iter().map(|(_, n)| n).sum();
+        let why: Vec<String> = self
+            .reused_starts
+            .iter()
+            .map(|(why, n)| format!("{n} {why}"))
+            .collect();
+        let reused = if !self.reused {
+            "; the command could not be reused".to_string()
+        } else if starts > 1 {
+            format!(
+                ", the others on a reused process, started {starts} times: {}",
+                why.join(", ")
+            )
+        } else {
+            ", the others on one reused process".to_string()
+        };
+        let late = if self.late > 0 {
+            format!("; {} late repl(ies) to an earlier case dropped", self.late)
+        } else {
+            String::new()
+        };
         format!(
-            "seed {}, {} case(s) generated{cut}; {} run(s) in all ({} on a fresh process{}), {:.1} s",
+            "seed {}, {} case(s) generated{cut}; {} run(s) in all ({} on a fresh process{reused}){late}, {:.1} s",
             self.seed,
             self.cases_run,
             self.runs,
             self.fresh_runs,
-            if self.reused {
-                ", the others on one reused process"
-            } else {
-                "; the command could not be reused"
-            },
             self.elapsed.as_secs_f64()
         )
     }
@@ -174,6 +190,8 @@ impl DiffReport {
             "runs": self.runs,
             "fresh_runs": self.fresh_runs,
             "reused": self.reused,
+            "reused_starts": self.reused_starts.iter().map(|(why, n)| json!({"why": why, "count": n})).collect::<Vec<_>>(),
+            "late": self.late,
             "unconfirmed": self.unconfirmed,
             "elapsed_ms": u64::try_from(self.elapsed.as_millis()).unwrap_or(u64::MAX),
             "differences": !self.classes.is_empty(),

@@ -10,7 +10,10 @@
 //! strings, strings and numbers shortened; a line that is no JSON toward
 //! the line `x`, then with byte ranges cut out. A step is kept only when
 //! it makes the case shorter (or as long and bytewise smaller), so
-//! shrinking ends; it also ends when the budget of runs is spent.
+//! shrinking ends. The candidates for a line are tried from where the
+//! last step was found, around, so a line is done after one whole pass
+//! over its candidates finds nothing; shrinking also ends when the budget
+//! of runs is spent.
 //!
 //! Owns no rule of `docs/behavior.md`: whether a candidate still differs
 //! is asked of the command and the reference.
@@ -72,21 +75,30 @@ pub(crate) fn shrink(
     }
     // Each line.
     for n in 0..lines.len() {
+        // Each step starts where the last one was found and goes around:
+        // a whole pass over the candidates that finds nothing ends it.
+        let mut start = 0;
         while let Some(current) = lines.get(n).cloned() {
-            let better = candidates(&config, &current)
+            let all: Vec<Vec<u8>> = candidates(&config, &current)
                 .into_iter()
                 .filter(|c| smaller(c, &current))
-                .find(|c| {
+                .collect();
+            let begin = if start < all.len() { start } else { 0 };
+            let better = (begin..all.len())
+                .chain(0..begin)
+                .filter_map(|i| all.get(i).map(|c| (i, c)))
+                .find(|(_, c)| {
                     let mut next = lines.clone();
                     if let Some(slot) = next.get_mut(n) {
-                        *slot = c.clone();
+                        *slot = (*c).clone();
                     }
                     test(&config, &next, &mut left)
                 });
             match better {
-                Some(c) => {
+                Some((i, c)) => {
+                    start = i;
                     if let Some(slot) = lines.get_mut(n) {
-                        *slot = c;
+                        *slot = c.clone();
                     }
                 }
                 None => break,
@@ -102,13 +114,83 @@ fn smaller(a: &[u8], b: &[u8]) -> bool {
 
 /// The candidates for one line, most promising first.
 fn candidates(config: &Config, line: &[u8]) -> Vec<Vec<u8>> {
-    match model::parse(line) {
-        Ok(parsed) if !line.contains(&b'\r') => tree_candidates(config, &parsed.tree)
+    if line.contains(&b'\r') {
+        return byte_candidates(line);
+    }
+    if let Ok(parsed) = model::parse(line) {
+        return tree_candidates(config, &parsed.tree)
             .into_iter()
             .map(|t| t.render())
-            .collect(),
-        _ => byte_candidates(line),
+            .collect();
     }
+    // A line that is JSON but for bytes that are not UTF-8: shrunk as a
+    // tree with a stand-in character for them, put back after.
+    if let Some((text, bad)) = stand_in(line)
+        && let Ok(parsed) = model::parse(text.as_bytes())
+    {
+        return tree_candidates(config, &parsed.tree)
+            .into_iter()
+            .map(|t| put_back(&t.render(), &bad))
+            .collect();
+    }
+    byte_candidates(line)
+}
+
+/// The private-use character that stands in for bytes that are not UTF-8.
+const STAND_IN: char = '\u{e000}';
+
+/// The line with each run of bytes that are not UTF-8 replaced by
+/// [`STAND_IN`], and the first such run; `None` when the line is UTF-8 or
+/// already holds the character.
+fn stand_in(line: &[u8]) -> Option<(String, Vec<u8>)> {
+    let mut raw = [0u8; 4];
+    let raw: &[u8] = STAND_IN.encode_utf8(&mut raw).as_bytes();
+    if line.windows(raw.len()).any(|w| w == raw) {
+        return None;
+    }
+    let mut text = String::new();
+    let mut first: Option<Vec<u8>> = None;
+    let mut rest = line;
+    loop {
+        match std::str::from_utf8(rest) {
+            Ok(valid) => {
+                text.push_str(valid);
+                break;
+            }
+            Err(e) => {
+                let (valid, after) = rest.split_at(e.valid_up_to());
+                text.push_str(std::str::from_utf8(valid).ok()?);
+                let bad = e.error_len().unwrap_or(after.len()).max(1);
+                let (run, after) = after.split_at(bad.min(after.len()));
+                first.get_or_insert_with(|| run.to_vec());
+                text.push(STAND_IN);
+                rest = after;
+            }
+        }
+    }
+    first.map(|first| (text, first))
+}
+
+/// A rendered line with [`STAND_IN`] (raw or escaped) replaced by `bad`.
+fn put_back(rendered: &[u8], bad: &[u8]) -> Vec<u8> {
+    let mut raw = [0u8; 4];
+    let raw: &[u8] = STAND_IN.encode_utf8(&mut raw).as_bytes();
+    let escaped: &[u8] = b"\\ue000";
+    let mut out = Vec::new();
+    let mut i = 0;
+    while let Some(rest) = rendered.get(i..).filter(|r| !r.is_empty()) {
+        if rest.starts_with(raw) {
+            out.extend_from_slice(bad);
+            i += raw.len();
+        } else if rest.starts_with(escaped) {
+            out.extend_from_slice(bad);
+            i += escaped.len();
+        } else {
+            out.extend_from_slice(rest.get(..1).unwrap_or_default());
+            i += 1;
+        }
+    }
+    out
 }
 
 fn byte_candidates(line: &[u8]) -> Vec<Vec<u8>> {
@@ -300,4 +382,26 @@ fn meta_mut(tree: &mut Json) -> Option<&mut Json> {
     let params = &mut ms.iter_mut().find(|m| m.0 == "params")?.2;
     let Json::Obj(ps) = params else { return None };
     Some(&mut ps.iter_mut().find(|m| m.0 == "_meta")?.2)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_line_with_bytes_that_are_not_utf8_shrinks_as_a_tree() {
+        let line = b"{\"id\":1,\"method\":\"a\x93b\",\"deep\":[[[]]]}";
+        let all = candidates(&Config::default(), line);
+        let stand_in = "\u{e000}".as_bytes();
+        assert!(all.iter().all(|c| !c.windows(3).any(|w| w == stand_in)));
+        assert!(
+            all.iter()
+                .any(|c| c.as_slice() == b"{\"id\":1,\"method\":\"a\x93b\"}"),
+            "{:?}",
+            all.iter()
+                .map(|c| String::from_utf8_lossy(c))
+                .collect::<Vec<_>>()
+        );
+        assert_eq!(put_back("\"\\ue000\"".as_bytes(), b"\xff"), b"\"\xff\"");
+    }
 }

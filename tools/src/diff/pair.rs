@@ -1,0 +1,251 @@
+//! Which line each of the command's replies belongs to, by id as well as
+//! by order.
+//!
+//! A server may answer the lines of one stdio connection concurrently
+//! (JSON-RPC 2.0 §6 lets responses come in any order; the official Python
+//! SDK answers each request in a task of its own), so a reply can come
+//! after the reply to a later line. The pairing:
+//!
+//! - a reply whose id is the id of a reply the reference wrote to a line,
+//!   and that line has no reply of the command with that id yet, is that
+//!   line's (on a reused process the line last written first, then the
+//!   earliest such line; on a fresh process the earliest);
+//! - any other reply (an id that is `null`, unreadable, or no reference
+//!   reply's) goes by order: on a reused process to the line whose window
+//!   it came in (the lines after the sync request that closes a line's
+//!   window go to the last line), on a fresh process to the first reply
+//!   of the reference still unpaired, else to the last line.
+//!
+//! Ids are read with the test kit's reply reader ([`model::read_reply`]);
+//! a reply that reader refuses (another member order, say) has its id read
+//! by the model's JSON reader ([`model::parse`]). String ids are compared
+//! as the strings they decode to, integer ids digit for digit, as
+//! `compare` does. Owns no rule of `docs/behavior.md`: what the reference
+//! answers is the core's, and whether two replies differ is `compare`'s.
+
+use mcp_reference_testkit::model;
+
+/// The id of a reply line (without its newline), as a key: `s` and the
+/// string for a string id, `n` and the digits for any other; `None` for
+/// a `null` id, no id, or a line that is not a JSON object.
+pub(crate) fn reply_key(line: &[u8]) -> Option<String> {
+    let mut framed = line.to_vec();
+    framed.push(b'\n');
+    let raw = match model::read_reply(&framed) {
+        Ok(read) => read.id,
+        Err(_) => match model::parse(line).ok()?.ids.as_slice() {
+            [id] => id.clone(),
+            _ => return None,
+        },
+    };
+    key(&raw)
+}
+
+/// The id of a request line as a key, as [`reply_key`] makes it, read
+/// with the model's JSON reader from the line with any bytes that are not
+/// UTF-8 replaced; `None` when it has none that is readable.
+pub(crate) fn request_key(line: &[u8]) -> Option<String> {
+    let text = String::from_utf8_lossy(line);
+    match model::parse(text.as_bytes()).ok()?.ids.as_slice() {
+        [id] => key(id),
+        _ => None,
+    }
+}
+
+fn key(raw: &str) -> Option<String> {
+    if raw == "null" {
+        None
+    } else if raw.starts_with('"') {
+        serde_json::from_str::<String>(raw)
+            .ok()
+            .map(|s| format!("s{s}"))
+    } else {
+        Some(format!("n{raw}"))
+    }
+}
+
+/// Lines of text, without their newlines.
+pub(crate) type Lines = Vec<Vec<u8>>;
+
+/// One reply of the reference: its line, its id key, and whether a reply
+/// of the command is paired with it.
+struct Slot {
+    line: usize,
+    key: Option<String>,
+    paired: bool,
+}
+
+/// The pairing of one case: the reference's replies per line, and the
+/// command's, each with the place it came in.
+pub(crate) struct Pairing {
+    reference: Vec<Vec<Vec<u8>>>,
+    slots: Vec<Slot>,
+    command: Vec<Vec<(usize, Vec<u8>)>>,
+    arrived: usize,
+}
+
+impl Pairing {
+    /// A pairing for lines whose reference replies are `reference` (one
+    /// entry per line).
+    pub(crate) fn new(reference: Vec<Vec<Vec<u8>>>) -> Pairing {
+        let slots = reference
+            .iter()
+            .enumerate()
+            .flat_map(|(line, replies)| {
+                replies.iter().map(move |r| Slot {
+                    line,
+                    key: reply_key(r),
+                    paired: false,
+                })
+            })
+            .collect();
+        let command = vec![Vec::new(); reference.len()];
+        Pairing {
+            reference,
+            slots,
+            command,
+            arrived: 0,
+        }
+    }
+
+    fn push(&mut self, line: usize, reply: Vec<u8>) {
+        let at = self.arrived;
+        self.arrived += 1;
+        let last = self.command.len().saturating_sub(1);
+        if let Some(replies) = self.command.get_mut(line.min(last)) {
+            replies.push((at, reply));
+        }
+    }
+
+    /// Pairs `reply` by its id, preferring line `current` (the line last
+    /// written, on a reused process) and then the earliest line up to it;
+    /// gives the reply back when no line is waiting for its id.
+    pub(crate) fn by_id(&mut self, reply: Vec<u8>, current: Option<usize>) -> Result<(), Vec<u8>> {
+        let Some(key) = reply_key(&reply) else {
+            return Err(reply);
+        };
+        let upto = current.unwrap_or(usize::MAX);
+        let waiting = |s: &Slot| !s.paired && s.line <= upto && s.key.as_deref() == Some(&key);
+        let found = current
+            .and_then(|n| self.slots.iter().position(|s| s.line == n && waiting(s)))
+            .or_else(|| self.slots.iter().position(waiting));
+        let Some(slot) = found.and_then(|i| self.slots.get_mut(i)) else {
+            return Err(reply);
+        };
+        slot.paired = true;
+        let line = slot.line;
+        self.push(line, reply);
+        Ok(())
+    }
+
+    /// Pairs `reply` by order with line `line` (its first unpaired
+    /// reference reply, if any).
+    pub(crate) fn by_order(&mut self, line: usize, reply: Vec<u8>) {
+        if let Some(slot) = self.slots.iter_mut().find(|s| s.line == line && !s.paired) {
+            slot.paired = true;
+        }
+        self.push(line, reply);
+    }
+
+    /// Pairs `reply` with the line of the first unpaired reference reply,
+    /// else with the last line (a fresh process: no windows).
+    pub(crate) fn by_position(&mut self, reply: Vec<u8>) {
+        let line = match self.slots.iter_mut().find(|s| !s.paired) {
+            Some(slot) => {
+                slot.paired = true;
+                slot.line
+            }
+            None => self.reference.len().saturating_sub(1),
+        };
+        self.push(line, reply);
+    }
+
+    /// Whether a reference reply still has no reply of the command.
+    pub(crate) fn owed(&self) -> bool {
+        self.slots.iter().any(|s| !s.paired)
+    }
+
+    /// The id keys of the reference replies still unpaired.
+    pub(crate) fn owed_keys(&self) -> Vec<String> {
+        self.slots
+            .iter()
+            .filter(|s| !s.paired)
+            .filter_map(|s| s.key.clone())
+            .collect()
+    }
+
+    /// Whether a reference reply of this case has this id key.
+    pub(crate) fn knows(&self, key: &str) -> bool {
+        self.slots.iter().any(|s| s.key.as_deref() == Some(key))
+    }
+
+    /// Per line: the reference's replies and the command's, in the order
+    /// they came.
+    pub(crate) fn lines(self) -> Vec<(Lines, Lines)> {
+        self.reference
+            .into_iter()
+            .zip(self.command)
+            .map(|(reference, mut command)| {
+                command.sort_by_key(|(at, _)| *at);
+                (reference, command.into_iter().map(|(_, r)| r).collect())
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn reply(id: &str) -> Vec<u8> {
+        format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{{}}}}"#).into_bytes()
+    }
+
+    #[test]
+    fn ids_are_read_as_compare_reads_them() {
+        assert_eq!(reply_key(&reply("7")).as_deref(), Some("n7"));
+        assert_eq!(
+            reply_key(&reply(r#""\u00e9""#)),
+            reply_key(&reply(r#""é""#))
+        );
+        assert_eq!(reply_key(&reply("null")), None);
+        assert_eq!(
+            reply_key(br#"{"result":{},"id":"a","jsonrpc":"2.0"}"#).as_deref(),
+            Some("sa")
+        );
+        assert_eq!(reply_key(b"starting up"), None);
+        assert_eq!(
+            request_key(b"{\"id\":0,\"method\":\"\xff\"}").as_deref(),
+            Some("n0")
+        );
+    }
+
+    #[test]
+    fn a_reply_that_overtakes_is_paired_by_its_id() {
+        let mut p = Pairing::new(vec![vec![reply("1")], vec![], vec![reply("2")]]);
+        // Line 3's reply first, then line 1's, on a fresh process.
+        for r in [reply("2"), reply("1")] {
+            if let Err(r) = p.by_id(r, None) {
+                p.by_position(r);
+            }
+        }
+        assert!(!p.owed());
+        let lines = p.lines();
+        assert_eq!(lines[0].1, vec![reply("1")]);
+        assert!(lines[1].1.is_empty());
+        assert_eq!(lines[2].1, vec![reply("2")]);
+    }
+
+    #[test]
+    fn by_order_fills_what_ids_cannot() {
+        let mut p = Pairing::new(vec![vec![reply("null")], vec![reply("3")]]);
+        let stray = b"log".to_vec();
+        assert!(p.by_id(stray.clone(), Some(0)).is_err());
+        p.by_order(0, stray.clone());
+        assert!(p.by_id(reply("5"), Some(1)).is_err());
+        assert!(p.owed());
+        assert_eq!(p.owed_keys(), vec!["n3".to_string()]);
+        assert!(p.knows("n3"));
+        assert_eq!(p.lines()[0].1, vec![stray]);
+    }
+}
