@@ -9,9 +9,9 @@
 # runs `cargo fuzz cmin` over all of them together with the campaign's
 # directories (DIR...), then replaces the min-* files with the survivors
 # that are not generated seeds, each named min-<sha1 prefix> of its bytes.
-# So regenerating the seeds never drops a campaign's find, minimizing never
-# drops a generated seed, and running this twice changes nothing (it keeps
-# what the edges alone call new: see the comment at `cargo fuzz cmin`).
+# So regenerating the seeds never drops a campaign's find, and minimizing
+# never drops a generated seed. What cmin keeps is what the edges alone call
+# new (see the comment at `cargo fuzz cmin` below).
 # Needs a nightly toolchain and cargo-fuzz. Exit status: cargo fuzz's, or 2
 # for a usage error.
 set -euo pipefail
