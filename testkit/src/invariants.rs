@@ -25,11 +25,14 @@
 //! (`UnsupportedProtocolVersionError`), `server/tools.mdx` ("Structured
 //! Content"); DEC12 (not yours == not found).
 
+use std::collections::VecDeque;
+use std::sync::{Mutex, OnceLock};
+
 use serde_json::Value;
 
-use crate::model::{self, Expect, ReplyLine};
+use crate::model::{self, Expect, Json, ReplyTree};
+use mcp_reference::Config;
 use mcp_reference::Server;
-use mcp_reference::{Config, Order};
 
 /// The error codes this server may emit (row W2, decided by the model).
 pub const CODES: &[i64] = model::ERROR_CODES;
@@ -53,8 +56,18 @@ pub struct Checker {
     config: Config,
     public: Server,
     secrets: Vec<Secret>,
-    constant: Vec<u8>,
+    /// What the server without those orders says to requests of no
+    /// request-specific input; built when a check first needs it.
+    constant: OnceLock<Vec<u8>>,
+    /// The latest (expectation, reply) pairs that passed every check with
+    /// the reply equal to the public one (see [`Checker::passed`]).
+    passed: Mutex<VecDeque<(Expect, Vec<u8>)>>,
 }
+
+/// How many passed (expectation, reply) pairs a [`Checker`] remembers: a
+/// fuzzer's inputs mostly get the same few replies (a parse error, an
+/// invalid request), far fewer than this.
+const MEMO: usize = 64;
 
 /// Escaped as inside a JSON string literal (without the quotes).
 fn escaped(s: &str) -> String {
@@ -73,16 +86,23 @@ fn contains(haystack: &[u8], needle: &str) -> bool {
 impl Checker {
     /// Prepares the checks for `config`.
     pub fn new(config: &Config) -> Checker {
+        Checker::try_new(config).unwrap_or_else(|_| Checker::with_public(config, config.clone()))
+    }
+
+    /// [`Checker::new`], or why the configuration without the orders the
+    /// user may not read is not a valid one.
+    pub fn try_new(config: &Config) -> Result<Checker, mcp_reference::ConfigError> {
         let user = config.user();
-        let (readable, forbidden): (Vec<&Order>, Vec<&Order>) =
-            config.orders().iter().partition(|o| o.owner == user);
-        let public_config = config
-            .clone()
-            .with_orders(readable.into_iter().cloned().collect())
-            .unwrap_or_else(|_| config.clone());
+        let readable = config.orders().iter().filter(|o| o.owner == user);
+        let public = config.clone().with_orders(readable.cloned().collect())?;
+        Ok(Checker::with_public(config, public))
+    }
+
+    fn with_public(config: &Config, public_config: Config) -> Checker {
+        let user = config.user();
+        let forbidden = config.orders().iter().filter(|o| o.owner != user);
         let public = Server::new(public_config);
         let secrets = forbidden
-            .iter()
             .flat_map(|o| {
                 [
                     ("order_id", &o.order_id),
@@ -99,36 +119,51 @@ impl Checker {
                 })
             })
             .collect();
-        // What the server says without any request-specific input: its
-        // constant results (discover, the tool list, the tool texts).
-        let version = serde_json::to_string(config.versions().first().map_or("", |v| v.as_str()))
-            .unwrap_or_default();
-        let meta = format!(
-            r#""_meta":{{"io.modelcontextprotocol/protocolVersion":{version},"io.modelcontextprotocol/clientCapabilities":{{}}}}"#
-        );
-        let mut constant = Vec::new();
-        for params in [
-            String::new(),
-            r#","name":"get_order","arguments":{"order_id":""}"#.to_string(),
-            r#","name":"get_order","arguments":{}"#.to_string(),
-            r#","name":"lookup_stock","arguments":{}"#.to_string(),
-            r#","name":"lookup_stock","arguments":{"product_id":""}"#.to_string(),
-        ] {
-            for method in ["server/discover", "tools/list", "tools/call"] {
-                let line = format!(
-                    r#"{{"jsonrpc":"2.0","id":1,"method":"{method}","params":{{{meta}{params}}}}}"#
-                );
-                if let Some(reply) = public.respond(line.as_bytes()) {
-                    constant.extend_from_slice(&reply);
-                }
-            }
-        }
         Checker {
             config: config.clone(),
             public,
             secrets,
-            constant,
+            constant: OnceLock::new(),
+            passed: Mutex::new(VecDeque::new()),
         }
+    }
+
+    /// What the server says without any request-specific input: its
+    /// constant results (discover, the tool list, the tool texts), as the
+    /// server without the orders the user may not read says them.
+    fn constant(&self) -> &[u8] {
+        self.constant.get_or_init(|| {
+            let config = &self.config;
+            let public = &self.public;
+            let version = serde_json::to_string(config.versions().first().map_or("", |v| v.as_str()))
+                .unwrap_or_default();
+            let meta = format!(
+                r#""_meta":{{"io.modelcontextprotocol/protocolVersion":{version},"io.modelcontextprotocol/clientCapabilities":{{}}}}"#
+            );
+            let mut constant = Vec::new();
+            for params in [
+                String::new(),
+                r#","name":"get_order","arguments":{"order_id":""}"#.to_string(),
+                r#","name":"get_order","arguments":{}"#.to_string(),
+                r#","name":"lookup_stock","arguments":{}"#.to_string(),
+                r#","name":"lookup_stock","arguments":{"product_id":""}"#.to_string(),
+            ] {
+                for method in ["server/discover", "tools/list", "tools/call"] {
+                    let line = format!(
+                        r#"{{"jsonrpc":"2.0","id":1,"method":"{method}","params":{{{meta}{params}}}}}"#
+                    );
+                    if let Some(reply) = public.respond(line.as_bytes()) {
+                        constant.extend_from_slice(&reply);
+                    }
+                }
+            }
+            constant
+        })
+    }
+
+    /// The same server without the orders the user may not read.
+    pub fn public(&self) -> &Server {
+        &self.public
     }
 
     /// The configuration checked against.
@@ -155,6 +190,9 @@ impl Checker {
     /// [`Checker::check`] with the model's expectation already computed.
     pub fn check_with(&self, line: &[u8], reply: &[u8], expect: &Expect) -> Result<(), String> {
         let public = self.public_reply(line);
+        if reply == public.as_slice() && self.passed(expect, reply) {
+            return Ok(());
+        }
         self.generic(line, reply, &public, expect)?;
         if reply != public.as_slice() {
             return Err(format!(
@@ -163,7 +201,31 @@ impl Checker {
                 show(reply)
             ));
         }
+        self.remember(expect, reply);
         Ok(())
+    }
+
+    /// Whether `reply` already passed [`Checker::generic`] against
+    /// `expect`, as the public reply. For such a reply the checks are a
+    /// function of (configuration, expectation, reply) alone: the one check
+    /// that also reads the line (the leak) finds nothing in a reply equal to
+    /// the public one. So the verdict is the same, without reading the
+    /// reply again.
+    fn passed(&self, expect: &Expect, reply: &[u8]) -> bool {
+        let Ok(memo) = self.passed.lock() else {
+            return false;
+        };
+        memo.iter()
+            .any(|(e, r)| r.as_slice() == reply && e == expect)
+    }
+
+    fn remember(&self, expect: &Expect, reply: &[u8]) {
+        if let Ok(mut memo) = self.passed.lock() {
+            if memo.len() >= MEMO {
+                memo.pop_front();
+            }
+            memo.push_back((expect.clone(), reply.to_vec()));
+        }
     }
 
     fn generic(
@@ -173,63 +235,82 @@ impl Checker {
         public: &[u8],
         expect: &Expect,
     ) -> Result<(), String> {
-        expect.check(&self.config, reply)?;
-        if reply.is_empty() {
-            return Ok(());
-        }
-        let read = model::read_reply(reply)?;
-        self.check_error(&read)?;
-        self.check_result(&read.value)?;
-        self.check_leak(line, reply, public)
-    }
-
-    fn check_error(&self, read: &ReplyLine) -> Result<(), String> {
-        let value = &read.value;
-        let Some(error) = &read.error else {
+        // Read once: the model's check reads the reply (framing, W1, the
+        // envelope) whenever one is there.
+        let Some(read) = expect.check_reply(&self.config, reply)? else {
             return Ok(());
         };
-        let code = error.get("code").and_then(Value::as_i64);
-        if !code.is_some_and(|c| CODES.contains(&c)) {
-            return Err(format!("an error code this server may not emit: {value}"));
+        self.check_error(&read, reply)?;
+        self.check_result(&read, reply)?;
+        // A reply equal to the one without the orders the user may not read
+        // says nothing of them that the public reply does not say (so the
+        // leak check finds nothing there); any other reply is named as a
+        // leak first, and else as interference by the caller.
+        if reply != public {
+            self.check_leak(line, reply, public)?;
         }
-        if !error.get("message").is_some_and(Value::is_string) {
-            return Err(format!("an error needs a string message: {value}"));
+        Ok(())
+    }
+
+    fn check_error(&self, read: &ReplyTree, reply: &[u8]) -> Result<(), String> {
+        let Some(error) = read.error() else {
+            return Ok(());
+        };
+        let code = match error.get("code") {
+            Some(Json::Num(n)) => serde_json::from_str::<serde_json::Number>(n)
+                .ok()
+                .and_then(|n| n.as_i64()),
+            _ => None,
+        };
+        if !code.is_some_and(|c| CODES.contains(&c)) {
+            return Err(format!(
+                "an error code this server may not emit: {}",
+                show(reply)
+            ));
+        }
+        if error.get("message").and_then(Json::as_str).is_none() {
+            return Err(format!("an error needs a string message: {}", show(reply)));
         }
         if code == Some(-32700) && read.id != "null" {
-            return Err(format!("-32700 needs id null: {value}"));
+            return Err(format!("-32700 needs id null: {}", show(reply)));
         }
         if code == Some(-32022) {
+            let data = error.get("data");
             let supported = crate::model::supported_versions(&self.config);
-            if error.pointer("/data/supported") != Some(&serde_json::json!(supported)) {
+            let listed = data.and_then(|d| d.get("supported")).map(Json::to_value);
+            if listed != Some(serde_json::json!(supported)) {
                 return Err(format!(
-                    "-32022 must list every supported version {supported:?}: {value}"
+                    "-32022 must list every supported version {supported:?}: {}",
+                    show(reply)
                 ));
             }
-            if !error
-                .pointer("/data/requested")
-                .is_some_and(Value::is_string)
-            {
-                return Err(format!("-32022 must name the requested version: {value}"));
+            let requested = data.and_then(|d| d.get("requested"));
+            if requested.and_then(Json::as_str).is_none() {
+                return Err(format!(
+                    "-32022 must name the requested version: {}",
+                    show(reply)
+                ));
             }
         }
         Ok(())
     }
 
-    fn check_result(&self, value: &Value) -> Result<(), String> {
-        let Some(result) = value.get("result") else {
+    fn check_result(&self, read: &ReplyTree, reply: &[u8]) -> Result<(), String> {
+        let (Some(result), Some(value)) = (read.result(), read.result_value()) else {
             return Ok(());
         };
         if !result.is_object() {
-            return Err(format!("a result must be an object: {value}"));
+            return Err(format!("a result must be an object: {}", show(reply)));
         }
         if self.config.legacy_versions().is_empty()
-            && result.get("resultType") != Some(&Value::from("complete"))
+            && result.get("resultType").and_then(Json::as_str) != Some("complete")
         {
             return Err(format!(
-                "a 2026-07-28 result needs resultType \"complete\": {value}"
+                "a 2026-07-28 result needs resultType \"complete\": {}",
+                show(reply)
             ));
         }
-        structured(result).map_err(|e| format!("{e}: {value}"))
+        structured(value).map_err(|e| format!("{e}: {}", show(reply)))
     }
 
     fn check_leak(&self, line: &[u8], reply: &[u8], public: &[u8]) -> Result<(), String> {
@@ -241,7 +322,7 @@ impl Checker {
             }
             let said_anyway = shown
                 .iter()
-                .any(|v| contains(line, v) || contains(public, v) || contains(&self.constant, v));
+                .any(|v| contains(line, v) || contains(public, v) || contains(self.constant(), v));
             if !said_anyway {
                 return Err(format!(
                     "the reply leaks {} {:?} of order {:?}, which the user may not read: {}",

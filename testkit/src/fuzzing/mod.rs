@@ -26,6 +26,8 @@
 //! them.
 
 pub mod model;
+#[cfg(test)]
+mod profile;
 pub mod render;
 
 use std::sync::OnceLock;
@@ -74,34 +76,29 @@ pub struct Fixture {
     /// `structuredContent`, and the same bytes as without the orders the
     /// user may not read).
     pub checker: Checker,
-    /// The same configuration without the orders the user may not read, for
-    /// the session target's twin session (a session's reply may depend on
-    /// what came before, so it is compared with a twin fed the same lines).
-    pub twin: Server,
     /// The configuration it was built from, to check it never changes.
     pub config: Config,
 }
 
 impl Fixture {
-    /// Builds the server, its checks and its twin.
+    /// Builds the server and its checks.
     pub fn new(name: &'static str, config: Config) -> Fixture {
-        let readable: Vec<Order> = config
-            .orders()
-            .iter()
-            .filter(|o| o.owner == config.user())
-            .cloned()
-            .collect();
-        let twin = config
-            .clone()
-            .with_orders(readable)
+        let checker = Checker::try_new(&config)
             .unwrap_or_else(|e| panic!("[{name}] dropping orders made the config invalid: {e}"));
         Fixture {
             name,
             server: Server::new(config.clone()),
-            checker: Checker::new(&config),
-            twin: Server::new(twin),
+            checker,
             config,
         }
+    }
+
+    /// The same configuration without the orders the user may not read
+    /// (the checker's), for the session target's twin session (a session's
+    /// reply may depend on what came before, so it is compared with a twin
+    /// fed the same lines).
+    pub fn twin(&self) -> &Server {
+        self.checker.public()
     }
 }
 
@@ -210,11 +207,11 @@ fn show(line: &[u8]) -> String {
     String::from_utf8_lossy(line).into_owned()
 }
 
+/// [`Checker::check_with`], panicking on failure.
 fn check_expected(fixture: &Fixture, line: &[u8], reply: Option<&[u8]>, expect: &Expect) {
-    let name = fixture.name;
     let bytes = reply.unwrap_or_default();
     if let Err(e) = fixture.checker.check_with(line, bytes, expect) {
-        panic!("[{name}] {e}; line {:?}", show(line));
+        panic!("[{}] {e}; line {:?}", fixture.name, show(line));
     }
 }
 
@@ -231,19 +228,19 @@ fn check_runs(fixture: &Fixture, expect: &Expect, reply: Option<&[u8]>, ran: &[&
     }
     match expect.runs() {
         Some(tool) => {
-            let want: Vec<&str> = tool.into_iter().collect();
-            assert_eq!(
-                ran,
-                want.as_slice(),
-                "[{name}] tools run, row {}",
-                expect.row
-            );
+            if ran.first().copied() != tool || ran.len() > 1 {
+                let want: Vec<&str> = tool.into_iter().collect();
+                panic!(
+                    "[{name}] tools run, row {}: ran {ran:?}, expected {want:?}",
+                    expect.row
+                );
+            }
         }
         None => {
             if let Some(tool) = ran.first() {
                 let result = reply
-                    .and_then(|r| oracle::read_reply(r).ok())
-                    .is_some_and(|r| r.result.is_some());
+                    .and_then(|r| oracle::read_reply_tree(r).ok())
+                    .is_some_and(|r| r.result().is_some());
                 assert!(result, "[{name}] {tool} ran but the reply is not a result");
             }
         }
@@ -274,11 +271,15 @@ pub fn check_line(fixture: &Fixture, line: &[u8]) -> (Option<Vec<u8>>, Vec<&'sta
     let expect = oracle::expect_line(&fixture.config, line);
     check_expected(fixture, line, reply.as_deref(), &expect);
     check_runs(fixture, &expect, reply.as_deref(), &counting.ran);
-    assert_eq!(
-        server.respond(line),
-        reply,
-        "[{name}] the same line gave different bytes"
-    );
+    let again = server.respond(line);
+    if again != reply {
+        panic!(
+            "[{name}] the same line gave different bytes: {:?}, then {:?}; line {:?}",
+            reply.as_deref().map(String::from_utf8_lossy),
+            again.as_deref().map(String::from_utf8_lossy),
+            show(line)
+        );
+    }
     assert!(
         server.config() == &fixture.config,
         "[{name}] the configuration changed"
@@ -320,35 +321,55 @@ pub fn respond_structured(data: &[u8]) {
 /// `clientInfo` out (M16), and asking for an order that does not exist
 /// instead of one the user may not read (T5, DEC12).
 pub fn check_request(fixture: &Fixture, request: &model::Request) {
+    let tree = request.tree(&fixture.config);
+    let line = request.framed(tree.render());
+    let (reply, _, expect) = check_line(fixture, &line);
+    check_variations(fixture, request, (&line, &tree), reply.as_deref(), &expect);
+}
+
+/// The variations of [`check_request`], for `request`, already rendered
+/// (its line and tree for the fixture) and answered (`reply`, `None`: no
+/// reply) as the model expects (`expect`).
+fn check_variations(
+    fixture: &Fixture,
+    request: &model::Request,
+    (line, tree): (&[u8], &Json),
+    reply: Option<&[u8]>,
+    expect: &Expect,
+) {
     let name = fixture.name;
     let config = &fixture.config;
-    let line = request.line(config);
-    let (reply, _, expect) = check_line(fixture, &line);
-    let show = show(&line);
+    let differ = |what: &str, other: Option<&[u8]>| -> ! {
+        panic!(
+            "[{name}] {what} for {:?}: {:?} against {:?}",
+            show(line),
+            other.map(String::from_utf8_lossy),
+            reply.map(String::from_utf8_lossy)
+        )
+    };
     if let Some(plain) = request.without_client_info()
-        && request.comparable(config)
+        && request.comparable_with(config, line, tree)
     {
         let other = fixture.server.respond(&plain.line(config));
-        assert_eq!(
-            other.as_deref().map(String::from_utf8_lossy),
-            reply.as_deref().map(String::from_utf8_lossy),
-            "[{name}] clientInfo changed the reply to {show}"
-        );
+        if other.as_deref() != reply {
+            differ("clientInfo changed the reply", other.as_deref());
+        }
     }
-    let nonexistent = request.with_nonexistent_order();
     if expect.body() == Some(&Body::NotVisible)
         && !config
             .orders()
             .iter()
             .any(|o| o.order_id == model::NONEXISTENT_ORDER)
-        && nonexistent.comparable(config)
     {
-        let other = fixture.server.respond(&nonexistent.line(config));
-        assert_eq!(
-            other.as_deref().map(String::from_utf8_lossy),
-            reply.as_deref().map(String::from_utf8_lossy),
-            "[{name}] forbidden and nonexistent differ for {show}"
-        );
+        let nonexistent = request.with_nonexistent_order();
+        let tree = nonexistent.tree(config);
+        let line = nonexistent.framed(tree.render());
+        if nonexistent.comparable_with(config, &line, &tree) {
+            let other = fixture.server.respond(&line);
+            if other.as_deref() != reply {
+                differ("forbidden and nonexistent differ", other.as_deref());
+            }
+        }
     }
 }
 
@@ -512,26 +533,39 @@ pub fn session(data: &[u8]) {
         panic!("no {wanted} fixture");
     };
     let name = fixture.name;
+    let config = &fixture.config;
     let server = &fixture.server;
     let mut s = Session::new(server);
-    let mut twin = Session::new(&fixture.twin);
+    let mut twin = Session::new(fixture.twin());
     let mut state = oracle::State::Fresh;
     for item in input.lines.iter().take(64) {
-        let line = item.line(&fixture.config);
-        let show = show(&line);
-        let (next, expect, era) = oracle::legacy::step_era(&fixture.config, &state, &line);
+        // A model request is rendered once: its tree serves the variations.
+        let (line, tree) = match item {
+            SessionLine::Request(r) => {
+                let tree = r.tree(config);
+                (r.framed(tree.render()), Some(tree))
+            }
+            other => (other.line(config), None),
+        };
+        let (next, expect, era) = oracle::legacy::step_era(config, &state, &line);
         let mut out = Vec::new();
         let mut counting = Counting::default();
         let disposition = s.handle_with(&line, &mut out, &mut counting);
         let mut twin_out = Vec::new();
         twin.handle(&line, &mut twin_out);
-        assert_eq!(
-            String::from_utf8_lossy(&out),
-            String::from_utf8_lossy(&twin_out),
-            "[{name}] the orders the user may not read changed the reply to {show}"
-        );
+        if out != twin_out {
+            panic!(
+                "[{name}] the orders the user may not read changed the reply to {:?}: {:?} without them, {:?} with them",
+                show(&line),
+                String::from_utf8_lossy(&twin_out),
+                String::from_utf8_lossy(&out)
+            );
+        }
         let reply = match disposition {
-            Disposition::Replied => Some(out),
+            Disposition::Replied => {
+                assert!(!out.is_empty(), "[{name}] Replied but wrote nothing");
+                Some(out)
+            }
             other => {
                 assert!(out.is_empty(), "[{name}] {other:?} but wrote {out:?}");
                 None
@@ -540,23 +574,30 @@ pub fn session(data: &[u8]) {
         // Statelessness first, so that a session mishandling a modern line
         // is named as such.
         if era == Era::Modern {
-            assert_eq!(
-                reply.as_deref().map(String::from_utf8_lossy),
-                server
-                    .respond(&line)
-                    .as_deref()
-                    .map(String::from_utf8_lossy),
-                "[{name}] the session changed the core's reply to {show}"
-            );
+            let core = server.respond(&line);
+            if core != reply {
+                panic!(
+                    "[{name}] the session changed the core's reply to {:?}: {:?}, the core's {:?}",
+                    show(&line),
+                    reply.as_deref().map(String::from_utf8_lossy),
+                    core.as_deref().map(String::from_utf8_lossy)
+                );
+            }
             check_expected(fixture, &line, reply.as_deref(), &expect);
-        } else if let Err(e) = expect.check(&fixture.config, reply.as_deref().unwrap_or_default()) {
-            panic!("[{name}] the model disagrees: {e}; line {show:?}");
+        } else if let Err(e) = expect.check(config, reply.as_deref().unwrap_or_default()) {
+            panic!("[{name}] the model disagrees: {e}; line {:?}", show(&line));
         }
         check_runs(fixture, &expect, reply.as_deref(), &counting.ran);
+        assert!(
+            server.config() == config,
+            "[{name}] the configuration changed"
+        );
+        // The session's reply to a modern line is the core's (checked
+        // above), so the variations compare with it.
         if era == Era::Modern
-            && let SessionLine::Request(r) = item
+            && let (SessionLine::Request(r), Some(tree)) = (item, &tree)
         {
-            check_request(fixture, r);
+            check_variations(fixture, r, (&line, tree), reply.as_deref(), &expect);
         }
         state = next;
     }

@@ -729,9 +729,16 @@ impl Request {
     /// true when framing neither cuts nor spoils the line and the line is
     /// well within the limits of length and depth.
     pub fn comparable(&self, config: &Config) -> bool {
+        let tree = self.tree(config);
+        self.comparable_with(config, &self.framed(tree.render()), &tree)
+    }
+
+    /// [`Request::comparable`], given this request's [`Request::tree`] and
+    /// [`Request::line`] for `config`.
+    pub fn comparable_with(&self, config: &Config, line: &[u8], tree: &Json) -> bool {
         matches!(self.framing, Framing::Plain | Framing::Cr | Framing::Spaces)
-            && self.line(config).len() + 64 <= config.max_line_bytes()
-            && self.tree(config).depth() <= 100
+            && line.len() + 64 <= config.max_line_bytes()
+            && tree.depth() <= 100
     }
 
     /// The request the empty input decodes to: a well-formed

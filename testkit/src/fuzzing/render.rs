@@ -222,7 +222,12 @@ impl Request {
 
     /// The line as sent (framing applied, no newline).
     pub fn line(&self, config: &Config) -> Vec<u8> {
-        let mut line = self.tree(config).render();
+        self.framed(self.tree(config).render())
+    }
+
+    /// [`Request::line`] from the rendering of [`Request::tree`], for a
+    /// caller that has the tree already.
+    pub fn framed(&self, mut line: Vec<u8>) -> Vec<u8> {
         match self.framing {
             Framing::Plain => {}
             Framing::Cr => line.push(b'\r'),

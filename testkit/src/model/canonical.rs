@@ -11,7 +11,7 @@
 //! its own, where it builds each body, and neither is derived from the
 //! other.
 
-use super::tree::{Esc, Json};
+use super::tree::{Esc, Json, write_string};
 
 /// The canonical member order of each kind of object (row W1's table).
 /// Optional members may be absent; none may come out of order, and no
@@ -269,7 +269,7 @@ fn rendered(tree: &Json, raw_id: Option<&str>) -> Vec<u8> {
         if i > 0 {
             out.push(b',');
         }
-        Json::Str(name.clone(), Esc::Plain).write(&mut out);
+        write_string(&mut out, name, Esc::Plain);
         out.push(b':');
         if name == "id" {
             out.extend_from_slice(raw_id.as_bytes());
@@ -291,7 +291,7 @@ fn plain(tree: &Json) -> Vec<u8> {
 
 fn write_plain(tree: &Json, out: &mut Vec<u8>) {
     match tree {
-        Json::Str(s, _) => Json::Str(s.clone(), Esc::Plain).write(out),
+        Json::Str(s, _) => write_string(out, s, Esc::Plain),
         Json::Arr(items) => {
             out.push(b'[');
             for (i, item) in items.iter().enumerate() {
@@ -308,7 +308,7 @@ fn write_plain(tree: &Json, out: &mut Vec<u8>) {
                 if i > 0 {
                     out.push(b',');
                 }
-                Json::Str(name.clone(), Esc::Plain).write(out);
+                write_string(out, name, Esc::Plain);
                 out.push(b':');
                 write_plain(value, out);
             }

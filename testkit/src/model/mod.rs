@@ -54,7 +54,7 @@ use serde_json::Value;
 pub use self::core::{expect_line, supported_versions};
 pub use self::legacy::State;
 pub use self::parse::{Parsed, Refusal, parse};
-pub use self::reply::{ReplyLine, read_reply};
+pub use self::reply::{ReplyLine, ReplyTree, read_reply, read_reply_tree};
 pub use self::tree::{Esc, Json, MAX_DEPTH, Member};
 
 /// The era a reply is shaped for.

@@ -13,11 +13,13 @@
 //! Rows: every reply rule of `docs/behavior.md`; the reply shapes of D1,
 //! D2, T4 to T9, L1, L7 to L11, and E10 (the id compared as raw text).
 
+use std::cell::OnceCell;
+
 use serde_json::{Map, Value, json};
 
 use super::canonical;
 use super::core::supported_versions;
-use super::parse::parse;
+use super::parse::{Parsed, parse};
 use super::tree::{Json, is_integer_literal};
 use super::{Body, Era, Expect, GET_ORDER, LOOKUP_STOCK, Reply};
 use mcp_reference::Config;
@@ -30,16 +32,22 @@ pub struct ReplyLine {
     /// The whole reply as a value (an id serde_json cannot hold becomes a
     /// string of its digits).
     pub value: Value,
-    /// `result`, for a result.
-    pub result: Option<Value>,
-    /// `error`, for an error.
-    pub error: Option<Value>,
 }
 
 impl ReplyLine {
+    /// `result`, for a result.
+    pub fn result(&self) -> Option<&Value> {
+        self.value.get("result")
+    }
+
+    /// `error`, for an error.
+    pub fn error(&self) -> Option<&Value> {
+        self.value.get("error")
+    }
+
     /// `error.code`.
     pub fn code(&self) -> Option<i64> {
-        self.error.as_ref()?.get("code")?.as_i64()
+        self.error()?.get("code")?.as_i64()
     }
 }
 
@@ -47,9 +55,55 @@ fn show(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).trim_end().to_string()
 }
 
+/// A reply read by [`read_reply_tree`]: everything [`read_reply`] checks,
+/// checked, and the reply kept as the one tree (no `serde_json::Value`,
+/// which [`ReplyTree::line`] builds when a caller needs one).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReplyTree {
+    /// The raw JSON text of the reply's `id`.
+    pub id: String,
+    /// The whole reply: an object with `jsonrpc`, `id` and one of `result`
+    /// and `error`, no member twice.
+    pub tree: Json,
+    /// `result` as a value, made once when first asked for.
+    result_value: OnceCell<Option<Value>>,
+}
+
+impl ReplyTree {
+    /// `result`, for a result.
+    pub fn result(&self) -> Option<&Json> {
+        self.tree.get("result")
+    }
+
+    /// `result` as a `serde_json::Value`, for a result (made once).
+    pub fn result_value(&self) -> Option<&Value> {
+        self.result_value
+            .get_or_init(|| self.result().map(Json::to_value))
+            .as_ref()
+    }
+
+    /// `error`, for an error.
+    pub fn error(&self) -> Option<&Json> {
+        self.tree.get("error")
+    }
+
+    /// The same reply as [`read_reply`] gives it.
+    pub fn line(&self) -> ReplyLine {
+        ReplyLine {
+            id: self.id.clone(),
+            value: self.tree.to_value(),
+        }
+    }
+}
+
 /// Reads one reply (ending with its newline): framing and envelope checked,
 /// `Err` saying what is wrong.
 pub fn read_reply(reply: &[u8]) -> Result<ReplyLine, String> {
+    read_reply_tree(reply).map(|read| read.line())
+}
+
+/// [`read_reply`], the reply kept as the tree it was read into.
+pub fn read_reply_tree(reply: &[u8]) -> Result<ReplyTree, String> {
     let Some(body) = reply.strip_suffix(b"\n") else {
         return Err(format!(
             "the reply does not end with a newline: {}",
@@ -75,23 +129,20 @@ pub fn read_reply(reply: &[u8]) -> Result<ReplyLine, String> {
     if parsed.tree.has_duplicate() {
         return Err(format!("the reply names a member twice: {}", show(reply)));
     }
-    let value = parsed.tree.to_value();
-    let id = match parsed.ids.as_slice() {
-        [id] => id.clone(),
-        _ => return Err(format!("the reply has no id: {}", show(reply))),
+    let Parsed { tree, ids } = parsed;
+    let Ok::<[String; 1], _>([id]) = ids.try_into() else {
+        return Err(format!("the reply has no id: {}", show(reply)));
     };
-    if value.get("jsonrpc") != Some(&json!("2.0")) {
+    if tree.get("jsonrpc").and_then(Json::as_str) != Some("2.0") {
         return Err(format!("the reply needs jsonrpc \"2.0\": {}", show(reply)));
     }
-    let result = value.get("result").cloned();
-    let error = value.get("error").cloned();
-    if result.is_some() == error.is_some() {
+    if tree.get("result").is_some() == tree.get("error").is_some() {
         return Err(format!(
             "the reply needs exactly one of result and error: {}",
             show(reply)
         ));
     }
-    if parsed.tree.names().count() != 3 {
+    if tree.names().count() != 3 {
         return Err(format!(
             "the reply has members beyond jsonrpc, id, result|error: {}",
             show(reply)
@@ -102,21 +153,34 @@ pub fn read_reply(reply: &[u8]) -> Result<ReplyLine, String> {
             "the reply's id is not null, a string or an integer: {id}"
         ));
     }
-    Ok(ReplyLine {
+    Ok(ReplyTree {
         id,
-        value,
-        result,
-        error,
+        tree,
+        result_value: OnceCell::new(),
     })
+}
+
+/// Whether a number literal is the integer `n` (as serde_json compares
+/// numbers: `-32700.0` is not `-32700`).
+pub fn is_int(literal: &str, n: i64) -> bool {
+    serde_json::from_str::<serde_json::Number>(literal)
+        .is_ok_and(|l| l == serde_json::Number::from(n))
 }
 
 impl Expect {
     /// Checks a reply (empty: none) against the expectation. `Err` says
     /// what differs, naming the deciding row.
     pub fn check(&self, config: &Config, reply: &[u8]) -> Result<(), String> {
+        self.check_reply(config, reply).map(|_| ())
+    }
+
+    /// [`Expect::check`], giving back the reply as [`read_reply_tree`]
+    /// read it (`None`: no reply), so that a caller with more checks to
+    /// make reads it only once.
+    pub fn check_reply(&self, config: &Config, reply: &[u8]) -> Result<Option<ReplyTree>, String> {
         let read = match (self.replies(), reply.is_empty()) {
-            (None, true) => return Ok(()),
-            (Some(false), true) => return Ok(()),
+            (None, true) => return Ok(None),
+            (Some(false), true) => return Ok(None),
             (Some(true), true) => {
                 return Err(format!("row {}: expected a reply, got none", self.row));
             }
@@ -127,10 +191,63 @@ impl Expect {
                     show(reply)
                 ));
             }
-            (_, false) => read_reply(reply)?,
+            (_, false) => read_reply_tree(reply)?,
         };
-        self.check_read(config, &read)
-            .map_err(|e| format!("row {}: {e}: {}", self.row, show(reply)))
+        self.check_tree(config, &read)
+            .map_err(|e| format!("row {}: {e}: {}", self.row, show(reply)))?;
+        Ok(Some(read))
+    }
+
+    /// [`Expect::check_read`] for a reply read as a tree: an error is
+    /// compared on the tree, a result as the `serde_json::Value` of its
+    /// `result` (so the comparison is the same).
+    pub fn check_tree(&self, config: &Config, read: &ReplyTree) -> Result<(), String> {
+        // The same verdicts as `check_read`'s.
+        match &self.reply {
+            Reply::Error {
+                id,
+                code,
+                message,
+                data,
+            } => {
+                let want = id.as_deref().unwrap_or("null");
+                if read.id != want {
+                    return Err(format!("id {}, expected {want}", read.id));
+                }
+                let members = match read.error() {
+                    Some(Json::Obj(members)) => members.as_slice(),
+                    _ => &[],
+                };
+                let same = members.len() == 2 + usize::from(data.is_some())
+                    && members.iter().all(|(name, _, value)| match name.as_str() {
+                        "code" => matches!(value, Json::Num(n) if is_int(n, *code)),
+                        "message" => value.as_str() == Some(message.as_str()),
+                        "data" => data.as_ref().is_some_and(|d| value.to_value() == *d),
+                        _ => false,
+                    });
+                if same {
+                    Ok(())
+                } else {
+                    let want_error = match data {
+                        None => json!({ "code": code, "message": message }),
+                        Some(d) => json!({ "code": code, "message": message, "data": d }),
+                    };
+                    Err(format!("expected error {want_error}"))
+                }
+            }
+            Reply::Result { id, era, body } => {
+                if read.id != *id {
+                    return Err(format!("id {}, expected {id}", read.id));
+                }
+                let result = read
+                    .result_value()
+                    .and_then(Value::as_object)
+                    .ok_or("expected a result object")?;
+                check_result(config, *era, body, result)
+            }
+            Reply::Silence => Err("expected no reply".into()),
+            Reply::Unknown => Ok(()),
+        }
     }
 
     /// [`Expect::check`] for a reply already read.
@@ -152,7 +269,7 @@ impl Expect {
                     None => json!({ "code": code, "message": message }),
                     Some(d) => json!({ "code": code, "message": message, "data": d }),
                 };
-                match &read.error {
+                match read.error() {
                     Some(e) if *e == want_error => Ok(()),
                     _ => Err(format!("expected error {want_error}")),
                 }
@@ -162,8 +279,7 @@ impl Expect {
                     return Err(format!("id {}, expected {id}", read.id));
                 }
                 let result = read
-                    .result
-                    .as_ref()
+                    .result()
                     .and_then(Value::as_object)
                     .ok_or("expected a result object")?;
                 check_result(config, *era, body, result)

@@ -259,7 +259,8 @@ impl Json {
     }
 }
 
-fn write_string(out: &mut Vec<u8>, s: &str, esc: Esc) {
+/// Appends `s` as a string literal written in style `esc`.
+pub(super) fn write_string(out: &mut Vec<u8>, s: &str, esc: Esc) {
     match esc {
         Esc::Plain => write_plain(out, s),
         Esc::Solidus => {
@@ -296,9 +297,10 @@ pub fn is_integer_literal(raw: &str) -> bool {
 /// A string literal as serde_json writes it (only `"`, `\\` and control
 /// characters escaped).
 fn write_plain(out: &mut Vec<u8>, s: &str) {
-    match serde_json::to_vec(s) {
-        Ok(bytes) => out.extend_from_slice(&bytes),
-        Err(_) => out.extend_from_slice(b"\"\""),
+    let len = out.len();
+    if serde_json::to_writer(&mut *out, s).is_err() {
+        out.truncate(len);
+        out.extend_from_slice(b"\"\"");
     }
 }
 
