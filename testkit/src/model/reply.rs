@@ -198,11 +198,10 @@ impl Expect {
         Ok(Some(read))
     }
 
-    /// [`Expect::check_read`] for a reply read as a tree: an error is
+    /// [`Expect::check`] for a reply read as a tree: an error is
     /// compared on the tree, a result as the `serde_json::Value` of its
     /// `result` (so the comparison is the same).
     pub fn check_tree(&self, config: &Config, read: &ReplyTree) -> Result<(), String> {
-        // The same verdicts as `check_read`'s.
         match &self.reply {
             Reply::Error {
                 id,
@@ -247,43 +246,6 @@ impl Expect {
             }
             Reply::Silence => Err("expected no reply".into()),
             Reply::Unknown => Ok(()),
-        }
-    }
-
-    /// [`Expect::check`] for a reply already read.
-    pub fn check_read(&self, config: &Config, read: &ReplyLine) -> Result<(), String> {
-        match &self.reply {
-            Reply::Silence => Err("expected no reply".into()),
-            Reply::Unknown => Ok(()),
-            Reply::Error {
-                id,
-                code,
-                message,
-                data,
-            } => {
-                let want = id.as_deref().unwrap_or("null");
-                if read.id != want {
-                    return Err(format!("id {}, expected {want}", read.id));
-                }
-                let want_error = match data {
-                    None => json!({ "code": code, "message": message }),
-                    Some(d) => json!({ "code": code, "message": message, "data": d }),
-                };
-                match read.error() {
-                    Some(e) if *e == want_error => Ok(()),
-                    _ => Err(format!("expected error {want_error}")),
-                }
-            }
-            Reply::Result { id, era, body } => {
-                if read.id != *id {
-                    return Err(format!("id {}, expected {id}", read.id));
-                }
-                let result = read
-                    .result()
-                    .and_then(Value::as_object)
-                    .ok_or("expected a result object")?;
-                check_result(config, *era, body, result)
-            }
         }
     }
 }
