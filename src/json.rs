@@ -136,20 +136,10 @@ impl<'de> KeySet<'de> {
         if seen.iter().any(|k| *k == key) {
             return false;
         }
-        match key {
-            Cow::Borrowed(k) if self.len < Self::INLINE => {
-                if let Some(slot) = self.inline.get_mut(self.len) {
-                    *slot = k;
-                }
-                self.len += 1;
-            }
-            key => {
-                let mut set: HashSet<Cow<'de, str>> =
-                    seen.iter().map(|k| Cow::Borrowed(*k)).collect();
-                set.insert(key);
-                self.spilled = Some(set);
-            }
-        }
+        // An owned name, or a ninth: from here on the names live in a set.
+        let mut set: HashSet<Cow<'de, str>> = seen.iter().map(|k| Cow::Borrowed(*k)).collect();
+        set.insert(key);
+        self.spilled = Some(set);
         true
     }
 }

@@ -459,11 +459,6 @@ impl Versions {
         &self.supported
     }
 
-    /// The legacy versions served through `initialize` (empty: none).
-    pub fn legacy(&self) -> &[String] {
-        &self.legacy
-    }
-
     /// `["2026-07-28", ...]`, ready to splice into `error.data`: the modern
     /// versions, then the legacy ones.
     pub fn supported_json(&self) -> &[u8] {

@@ -528,6 +528,22 @@ mod tests {
     }
 
     #[test]
+    fn every_log_level_has_its_name() {
+        let all = [
+            ("off", LogLevel::Off),
+            ("error", LogLevel::Error),
+            ("warn", LogLevel::Warn),
+            ("info", LogLevel::Info),
+            ("debug", LogLevel::Debug),
+        ];
+        for (name, level) in all {
+            assert_eq!(LogLevel::parse(name), Some(level), "{name}");
+        }
+        assert_eq!(LogLevel::parse("Info"), None);
+        assert_eq!(LogLevel::parse("trace"), None);
+    }
+
+    #[test]
     fn client_responses_are_noted_on_the_log_only() {
         let server = Server::new(Config::default());
         let (out, log, _) = run_bytes(&server, b"{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n");
