@@ -48,8 +48,9 @@ use crate::session::Session;
 /// that forces a write.
 const CHUNK: usize = 64 * 1024;
 
-/// How many reply buffers circulate between the answering thread and the
-/// writer: one being filled, the others being written or waiting to be.
+/// How many finished reply buffers may wait for the writer (beyond that,
+/// handing one over waits: a slow reader of the output slows the driver
+/// down), and how many written ones may wait to be filled again.
 const BUFFERS: usize = 4;
 
 /// Log verbosity on stderr.
@@ -113,8 +114,6 @@ struct Driver<'s, L: Write> {
     to_writer: Option<SyncSender<Vec<u8>>>,
     /// Written buffers, back from the writer, to be filled again.
     written: Receiver<Vec<u8>>,
-    /// Buffers made so far (at most [`BUFFERS`]).
-    made: usize,
     log: L,
     level: LogLevel,
     stats: Stats,
@@ -197,14 +196,12 @@ impl<L: Write> Driver<'_, L> {
         if self.buf.is_empty() {
             return Ok(());
         }
-        let next = match self.written.try_recv() {
-            Ok(buf) => buf,
-            Err(_) if self.made < BUFFERS => {
-                self.made += 1;
-                Vec::with_capacity(CHUNK * 2)
-            }
-            Err(_) => self.written.recv().map_err(|_| Stopped)?,
-        };
+        // A buffer the writer gave back, else a new one. The channels'
+        // bounds keep the number of buffers at about twice [`BUFFERS`].
+        let next = self
+            .written
+            .try_recv()
+            .unwrap_or_else(|_| Vec::with_capacity(CHUNK * 2));
         let full = std::mem::replace(&mut self.buf, next);
         let to_writer = self.to_writer.as_ref().ok_or(Stopped)?;
         to_writer.send(full).map_err(|_| Stopped)
@@ -254,7 +251,6 @@ pub fn serve<R: Read, W: Write + Send, L: Write>(
         buf: Vec::with_capacity(CHUNK * 2),
         to_writer: Some(to_writer),
         written,
-        made: 1,
         log,
         level,
         stats: Stats::default(),
@@ -525,6 +521,77 @@ mod tests {
             assert_eq!(out, expected.repeat(3), "limit {limit}");
             assert_eq!((stats.lines, stats.oversized), (3, 0));
         }
+    }
+
+    /// An output that takes nothing until the driver has read `ahead`
+    /// bytes of input, or two seconds have passed, and says which came
+    /// first.
+    struct Stalled<'a> {
+        read: &'a std::sync::atomic::AtomicUsize,
+        ahead: usize,
+        ran_ahead: &'a std::sync::atomic::AtomicBool,
+        waited: bool,
+    }
+    impl Write for Stalled<'_> {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            use std::sync::atomic::Ordering;
+            if !self.waited {
+                self.waited = true;
+                let start = std::time::Instant::now();
+                while start.elapsed() < std::time::Duration::from_secs(2) {
+                    if self.read.load(Ordering::SeqCst) >= self.ahead {
+                        self.ran_ahead.store(true, Ordering::SeqCst);
+                        break;
+                    }
+                    std::thread::sleep(std::time::Duration::from_millis(5));
+                }
+            }
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// Counts the bytes read.
+    struct Counted<'a>(&'a [u8], &'a std::sync::atomic::AtomicUsize);
+    impl Read for Counted<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let n = self.0.read(buf)?;
+            self.1.fetch_add(n, std::sync::atomic::Ordering::SeqCst);
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn a_stalled_output_stops_the_reading() {
+        // Memory stays bounded when the reader of the output stops: the
+        // driver waits for a written buffer instead of making more.
+        use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+        let server = Server::new(Config::default());
+        let input = format!("{DISCOVER}\n").repeat(100_000);
+        let (read, ran_ahead) = (AtomicUsize::new(0), AtomicBool::new(false));
+        let ahead = 16 * 1024 * 1024;
+        assert!(input.len() > ahead);
+        let out = Stalled {
+            read: &read,
+            ahead,
+            ran_ahead: &ran_ahead,
+            waited: false,
+        };
+        let (end, stats) = serve(
+            &server,
+            Counted(input.as_bytes(), &read),
+            out,
+            io::sink(),
+            LogLevel::Off,
+        )
+        .unwrap();
+        assert_eq!((end, stats.replies), (End::EndOfInput, 100_000));
+        assert!(
+            !ran_ahead.load(Ordering::SeqCst),
+            "read {ahead} bytes ahead of an output that took nothing"
+        );
     }
 
     #[test]
