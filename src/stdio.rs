@@ -594,6 +594,35 @@ mod tests {
         );
     }
 
+    /// A reader interrupted by a signal before every read.
+    struct Interrupted<'a>(&'a [u8], bool);
+    impl Read for Interrupted<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            self.1 = !self.1;
+            if self.1 {
+                return Err(io::Error::from(ErrorKind::Interrupted));
+            }
+            self.0.read(buf)
+        }
+    }
+
+    #[test]
+    fn an_interrupted_read_is_tried_again() {
+        let server = Server::new(Config::default());
+        let input = format!("{DISCOVER}\n{DISCOVER}\n");
+        let mut out = Vec::new();
+        let (end, stats) = serve(
+            &server,
+            Interrupted(input.as_bytes(), false),
+            &mut out,
+            io::sink(),
+            LogLevel::Off,
+        )
+        .unwrap();
+        assert_eq!((end, stats.replies), (End::EndOfInput, 2));
+        assert_eq!(out, server.respond(DISCOVER.as_bytes()).unwrap().repeat(2));
+    }
+
     #[test]
     fn every_log_level_has_its_name() {
         let all = [
