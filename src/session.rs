@@ -193,6 +193,15 @@ impl<'s> Session<'s> {
         self.state
     }
 
+    /// Whether every line's reply is independent of every other line: so
+    /// when the legacy path is off, the one case where the state never
+    /// moves. A driver may then answer lines on several threads, each with
+    /// a session of its own, as long as it writes the replies in the order
+    /// of the lines.
+    pub fn lines_are_independent(&self) -> bool {
+        !self.server.legacy().is_on()
+    }
+
     /// Handles one line, appending the reply (if any) to `out`.
     pub fn handle(&mut self, line: &[u8], out: &mut Vec<u8>) -> Disposition {
         self.handle_with(line, out, &mut Direct)
@@ -259,6 +268,7 @@ mod tests {
     fn off_is_the_core_byte_for_byte() {
         let server = Server::new(Config::default());
         let mut session = Session::new(&server);
+        assert!(session.lines_are_independent());
         for line in [
             initialize(1, "2025-11-25"),
             initialized(),
@@ -281,6 +291,7 @@ mod tests {
     fn the_handshake_and_its_states() {
         let server = legacy_server(&["2025-11-25", "2025-06-18"]);
         let mut session = Session::new(&server);
+        assert!(!session.lines_are_independent());
         assert_eq!(session.state(), State::Fresh);
         let before = send(&mut session, &legacy(1, "tools/list", json!({}))).unwrap();
         assert_eq!(before["error"]["code"], -32602);

@@ -4,7 +4,7 @@
 //! the official 2026-07-28 schema for the method of its request.
 //!
 //! What is proved here and nowhere else: the stdio driver and the command
-//! line (src/stdio.rs, src/cli/) keep the framing (one reply per request, in
+//! line (src/stdio/, src/cli/) keep the framing (one reply per request, in
 //! order, none for notifications and blank lines), answer everything read
 //! before end-of-file and then exit 0, flush without waiting for more input,
 //! skip a line over the limit with bounded memory, survive a closed stdout
