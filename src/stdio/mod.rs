@@ -460,21 +460,23 @@ pub fn serve<R: Read, W: Write + Send, L: Write>(
     log: L,
     level: LogLevel,
 ) -> io::Result<(End, Stats)> {
-    let (to_writer, full) = sync_channel(BUFFERS);
-    let (done, written) = sync_channel(BUFFERS);
-    let answerer = Answerer::new(server, level);
-    let two_threads = answerer.session.lines_are_independent();
-    let mut driver = Driver {
-        answerer,
-        buf: Vec::with_capacity(CHUNK * 2),
-        to_writer: Some(to_writer),
-        written,
-        helper: None,
-        log,
-    };
-    let (read, wrote) = thread::scope(|scope| {
+    // Everything that ends the other threads (the channels' other ends)
+    // lives in `driver`, made inside the scope: should the reading thread
+    // panic, unwinding drops it, the writer and the helper return, and the
+    // panic goes on to the caller instead of the scope waiting forever.
+    let (read, wrote, mut driver) = thread::scope(|scope| {
+        let (to_writer, full) = sync_channel(BUFFERS);
+        let (done, written) = sync_channel(BUFFERS);
+        let mut driver = Driver {
+            answerer: Answerer::new(server, level),
+            buf: Vec::with_capacity(CHUNK * 2),
+            to_writer: Some(to_writer),
+            written,
+            helper: None,
+            log,
+        };
         let writer = scope.spawn(move || write_all(output, full, done));
-        if two_threads {
+        if driver.answerer.session.lines_are_independent() {
             let (jobs, job) = sync_channel(1);
             let (replies, answered) = sync_channel(BUFFERS);
             scope.spawn(move || help(server, level, job, replies));
@@ -492,7 +494,7 @@ pub fn serve<R: Read, W: Write + Send, L: Write>(
         let wrote = writer
             .join()
             .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-        (read, wrote)
+        (read, wrote, driver)
     });
     let stats = driver.answerer.stats;
     let end = match (read, wrote) {

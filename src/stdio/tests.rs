@@ -502,3 +502,118 @@ fn closed_output_ends_quietly() {
     .unwrap();
     assert_eq!(end, End::OutputClosed);
 }
+
+#[test]
+fn the_debug_log_gives_each_reply_its_size() {
+    let server = Server::new(Config::default());
+    let notification =
+        r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}"#;
+    let input = format!("{DISCOVER}\n{notification}\nnot json\n");
+    let sizes: Vec<usize> = [DISCOVER, "not json"]
+        .iter()
+        .map(|line| server.respond(line.as_bytes()).unwrap().len())
+        .collect();
+    let mut log = Vec::new();
+    serve(
+        &server,
+        input.as_bytes(),
+        io::sink(),
+        &mut log,
+        LogLevel::Debug,
+    )
+    .unwrap();
+    let log = String::from_utf8(log).unwrap();
+    let want = format!(
+        "mcp-reference: line 1: replied, {} bytes\n\
+         mcp-reference: line 2: notification, no reply\n\
+         mcp-reference: line 3: replied, {} bytes\n\
+         mcp-reference: end of input: 3 lines, 2 replies, 0 oversized\n",
+        sizes[0], sizes[1]
+    );
+    assert_eq!(log, want);
+}
+
+/// An output that records the size of each write.
+struct Sizes<'a>(&'a std::sync::Mutex<Vec<usize>>);
+impl Write for Sizes<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0.lock().unwrap().push(buf.len());
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+#[test]
+fn pipelined_replies_go_out_in_large_writes() {
+    // One write per reply buffer, a buffer handed over once it holds
+    // `CHUNK` bytes or when the driver is about to read: pipelined input
+    // costs a few writes per read, not one per line, on either thread.
+    let server = Server::new(Config::default());
+    let lines = 20_000;
+    let input = format!("{DISCOVER}\n").repeat(lines);
+    for n in [CHUNK, 1000] {
+        let sizes = std::sync::Mutex::new(Vec::new());
+        let (_, stats) = serve(
+            &server,
+            Trickle(input.as_bytes(), n),
+            Sizes(&sizes),
+            io::sink(),
+            LogLevel::Off,
+        )
+        .unwrap();
+        assert_eq!(stats.replies, lines as u64);
+        let sizes = sizes.into_inner().unwrap();
+        let reads = input.len().div_ceil(n);
+        let total: usize = sizes.iter().sum();
+        assert!(
+            sizes.len() <= 3 * reads + total / CHUNK,
+            "reads of {n} bytes: {} writes of {total} bytes for {reads} reads",
+            sizes.len()
+        );
+        let large = sizes.iter().filter(|s| **s >= CHUNK).count();
+        if n == CHUNK {
+            assert!(large * 2 >= total / CHUNK, "{sizes:?}");
+        }
+    }
+}
+
+#[test]
+fn a_panic_while_answering_ends_the_driver_instead_of_hanging() {
+    // No code of the driver or the core panics on any input; should one
+    // (a bug), the process must end with the panic, not wait forever for
+    // threads that wait for it. Here the log panics, on the reading thread,
+    // while the writer and the helper are running.
+    struct PanickingLog;
+    impl Write for PanickingLog {
+        fn write(&mut self, _: &[u8]) -> io::Result<usize> {
+            panic!("the log failed")
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let server = Server::new(Config::default());
+        let notification =
+            r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}"#;
+        let input = format!("{DISCOVER}\n").repeat(5000) + notification + "\n";
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            serve(
+                &server,
+                input.as_bytes(),
+                io::sink(),
+                PanickingLog,
+                LogLevel::Info,
+            )
+        }));
+        let _ = tx.send(result.is_err());
+    });
+    assert_eq!(
+        rx.recv_timeout(std::time::Duration::from_secs(30)),
+        Ok(true),
+        "the driver did not end with the panic"
+    );
+}
