@@ -19,7 +19,9 @@
 //!   in large writes, not one system call per line.
 //! - **End.** At end-of-file every line read has been answered; the driver
 //!   writes what is left and returns. When the output is closed, it returns
-//!   quietly: nobody is left to answer.
+//!   quietly: nobody is left to answer. Nothing here or in the core panics
+//!   on any input; were a panic to happen (a bug), it reaches the caller
+//!   and ends the process, instead of leaving the other threads waiting.
 //!
 //! - **Writing overlaps answering.** One thread reads and answers, in
 //!   turns; a second thread only writes. A finished buffer of replies goes
