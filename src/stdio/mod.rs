@@ -364,17 +364,12 @@ impl<L: Write> Driver<'_, L> {
         let helper = self.helper.as_mut().ok_or(Stopped)?;
         loop {
             match helper.answered.recv().map_err(|_| Stopped)? {
-                Answered::Replies(replies) if replies.is_empty() => {}
                 Answered::Replies(replies) => {
                     let to_writer = self.to_writer.as_ref().ok_or(Stopped)?;
                     to_writer.send(replies).map_err(|_| Stopped)?;
                 }
                 Answered::Done { text, log, stats } => {
-                    // Kept for the next job, unless a long line made it
-                    // large: memory goes back down after a long line.
-                    if text.capacity() <= CHUNK * 2 {
-                        helper.text = text;
-                    }
+                    helper.text = reusable(text);
                     // A log stream that fails must not stop the server.
                     let _ = self.log.write_all(&log);
                     let mine = &mut self.answerer.stats;
@@ -414,6 +409,16 @@ fn hand_over(
     let full = std::mem::replace(buf, next);
     let to_writer = to_writer.as_ref().ok_or(Stopped)?;
     to_writer.send(full).map_err(|_| Stopped)
+}
+
+/// `buf`, to be filled again, unless a long line made it large: memory
+/// goes back down after a long line, as the read buffer's does.
+fn reusable(buf: Vec<u8>) -> Vec<u8> {
+    if buf.capacity() <= CHUNK * 2 {
+        buf
+    } else {
+        Vec::new()
+    }
 }
 
 /// Cuts `text` (complete lines) in two at the first newline from its

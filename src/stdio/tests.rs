@@ -420,7 +420,12 @@ fn large_batches_are_answered_on_two_threads_in_order() {
         if n <= 1000 {
             assert_eq!(stats.second_thread, 0, "reads of {n} bytes");
         } else if n > SPLIT {
-            assert!(stats.second_thread > lines as u64 / 4, "reads of {n} bytes");
+            // The second part of a cut is at most half the bytes.
+            let second = stats.second_thread;
+            assert!(
+                second > lines as u64 / 4 && second < lines as u64 * 3 / 5,
+                "reads of {n} bytes: {second} lines on the helper"
+            );
         }
         // The log numbers each line as it comes, whichever thread
         // answered it, in order.
@@ -616,4 +621,13 @@ fn a_panic_while_answering_ends_the_driver_instead_of_hanging() {
         Ok(true),
         "the driver did not end with the panic"
     );
+}
+
+#[test]
+fn a_buffer_made_large_by_a_long_line_is_not_kept() {
+    for (capacity, kept) in [(CHUNK, CHUNK), (CHUNK * 2, CHUNK * 2), (CHUNK * 2 + 1, 0)] {
+        let buf = Vec::with_capacity(capacity);
+        assert_eq!(buf.capacity(), capacity);
+        assert_eq!(reusable(buf).capacity(), kept, "capacity {capacity}");
+    }
 }
