@@ -321,26 +321,20 @@ impl<L: Write> Driver<'_, L> {
     /// thread answers the first, and the first part's replies are handed
     /// to the writer before any of the second's.
     fn lines(&mut self, text: &[u8]) -> Result<(), Stopped> {
-        let (here, there) = match &self.helper {
-            Some(_) if text.len() >= SPLIT => split_in_two(text),
-            _ => (text, &[][..]),
-        };
-        if let Some(helper) = self.helper.as_mut().filter(|_| !there.is_empty()) {
-            let lines_before =
-                self.answerer.stats.lines + memchr::memchr_iter(b'\n', here).count() as u64;
-            let mut copy = std::mem::take(&mut helper.text);
-            copy.clear();
-            copy.extend_from_slice(there);
-            let replies = self.written.try_recv().unwrap_or_default();
-            let job = Job {
-                text: copy,
-                replies,
-                lines_before,
-            };
-            helper.jobs.send(job).map_err(|_| Stopped)?;
-        } else {
+        let (here, there) = split_in_two(text);
+        let Some(helper) = self.helper.as_mut().filter(|_| !there.is_empty()) else {
             return self.answer_here(text);
-        }
+        };
+        let mut copy = std::mem::take(&mut helper.text);
+        copy.clear();
+        copy.extend_from_slice(there);
+        let job = Job {
+            text: copy,
+            replies: self.written.try_recv().unwrap_or_default(),
+            lines_before: self.answerer.stats.lines
+                + memchr::memchr_iter(b'\n', here).count() as u64,
+        };
+        helper.jobs.send(job).map_err(|_| Stopped)?;
         self.answer_here(here)?;
         self.collect()
     }
@@ -364,10 +358,7 @@ impl<L: Write> Driver<'_, L> {
         let helper = self.helper.as_mut().ok_or(Stopped)?;
         loop {
             match helper.answered.recv().map_err(|_| Stopped)? {
-                Answered::Replies(replies) => {
-                    let to_writer = self.to_writer.as_ref().ok_or(Stopped)?;
-                    to_writer.send(replies).map_err(|_| Stopped)?;
-                }
+                Answered::Replies(replies) => send(&self.to_writer, replies)?,
                 Answered::Done { text, log, stats } => {
                     helper.text = reusable(text);
                     // A log stream that fails must not stop the server.
@@ -406,9 +397,13 @@ fn hand_over(
     let next = written
         .try_recv()
         .unwrap_or_else(|_| Vec::with_capacity(CHUNK * 2));
-    let full = std::mem::replace(buf, next);
+    send(to_writer, std::mem::replace(buf, next))
+}
+
+/// Hands `buf` to the writer.
+fn send(to_writer: &Option<SyncSender<Vec<u8>>>, buf: Vec<u8>) -> Result<(), Stopped> {
     let to_writer = to_writer.as_ref().ok_or(Stopped)?;
-    to_writer.send(full).map_err(|_| Stopped)
+    to_writer.send(buf).map_err(|_| Stopped)
 }
 
 /// `buf`, to be filled again, unless a long line made it large: memory
@@ -421,9 +416,13 @@ fn reusable(buf: Vec<u8>) -> Vec<u8> {
     }
 }
 
-/// Cuts `text` (complete lines) in two at the first newline from its
-/// middle on; the second part is empty when there is none.
+/// Cuts `text` (complete lines) of [`SPLIT`] bytes or more in two at the
+/// first newline from its middle on; the second part is empty for a
+/// smaller batch, or when there is no such newline.
 fn split_in_two(text: &[u8]) -> (&[u8], &[u8]) {
+    if text.len() < SPLIT {
+        return (text, &[]);
+    }
     let middle = text.len() / 2;
     let cut = text
         .get(middle..)
