@@ -387,11 +387,15 @@ fn cli_exit_codes_and_formats() {
 /// never PASS, and the line says how to supply the schema.
 #[test]
 fn no_schema_is_incomplete_from_any_directory() {
+    // One level down in a directory of its own, so that `../shared` is
+    // never a real directory, even when the checkout itself sits in the
+    // temporary directory with its `shared/` beside it.
     let dir = std::env::temp_dir().join(format!("mcp-check-noschema-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let cwd = dir.join("cwd");
+    std::fs::create_dir_all(&cwd).unwrap();
     let out = Command::new(fixture::bin())
         .args(["check", "--", &fixture::bin(), "serve"])
-        .current_dir(&dir)
+        .current_dir(&cwd)
         .env_remove("MCP_SPEC_DIR")
         .env_remove("MCP_REFERENCE_CONFIG")
         .env_remove("MCP_REFERENCE_USER")
