@@ -582,6 +582,28 @@ mod tests {
     }
 
     #[test]
+    fn errors_escape_each_control_and_separator_alone() {
+        // One character per file, one of each kind `one_line` escapes: a C0
+        // control, DEL, a C1 control, a line separator.
+        for (name, escaped) in [
+            (r"\u0001", r"\u{1}"),
+            ("\u{7f}", r"\u{7f}"),
+            (r"\u0085", r"\u{85}"),
+            (r"\u2029", r"\u{2029}"),
+        ] {
+            let json = format!(r#"{{"a{name}":1}}"#);
+            let err = Config::from_json(json.as_bytes())
+                .expect_err(&json)
+                .to_string();
+            assert!(err.contains(&format!("`a{escaped}`")), "{json}: {err}");
+        }
+        // Characters beside them (U+00A9, U+2014, with the same first
+        // bytes as a C1 control and a separator) stay as they are.
+        let err = Config::from_json("{\"\u{a9}\u{2014}\":1}".as_bytes()).unwrap_err();
+        assert!(err.to_string().contains("`\u{a9}\u{2014}`"), "{err}");
+    }
+
+    #[test]
     fn load_names_the_file() {
         let err = Config::load(Path::new("/nonexistent/cfg.json")).unwrap_err();
         assert_eq!(

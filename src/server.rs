@@ -136,10 +136,7 @@ impl Server {
     /// reads to tell the eras apart before it hands the message back to
     /// [`Server::answer`].
     pub fn read<'l>(&self, line: &'l [u8]) -> Line<'l> {
-        if line
-            .iter()
-            .all(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
-        {
+        if is_blank(line) {
             return Line::Blank;
         }
         // The limit counts every byte before the newline, as the driver does.
@@ -202,4 +199,13 @@ impl Server {
         };
         self.methods.call(method, method_params, executor)
     }
+}
+
+/// Row F1 (DEC1): a line of nothing but spaces, tabs, carriage returns and
+/// newlines is no message, whatever its length. The one statement of the
+/// rule: [`Server::read`] asks it, and so does the stdio driver for a line
+/// longer than the limit, which it skips without handing it to the core.
+pub(crate) fn is_blank(line: &[u8]) -> bool {
+    line.iter()
+        .all(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
 }

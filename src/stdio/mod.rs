@@ -55,7 +55,7 @@ use std::io::{self, ErrorKind, Read, Write};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::thread;
 
-use crate::server::{Disposition, Server};
+use crate::server::{Disposition, Server, is_blank};
 use crate::session::Session;
 
 /// How much input is read at once (what a pipe holds), and the output size
@@ -609,13 +609,6 @@ fn run<R: Read, L: Write>(driver: &mut Driver<'_, L>, mut input: R) -> Result<()
         }
         end += n;
     }
-}
-
-/// Whitespace only, as the core's blank-line rule reads it.
-fn is_blank(bytes: &[u8]) -> bool {
-    bytes
-        .iter()
-        .all(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
 }
 
 #[cfg(test)]
