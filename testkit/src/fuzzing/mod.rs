@@ -13,7 +13,7 @@
 //! | [`respond_bytes`] | raw bytes as one line | the model's exact reply and the invariants of [`Checker`], tools run as the model says, determinism, the configuration unchanged; for the textbook server and for the fixture the length picks |
 //! | [`respond_structured`] | an [`arbitrary`]-decoded [`model::Request`], rendered by [`render`] | the same, plus forbidden == nonexistent byte for byte (T5) and `clientInfo` changes nothing (M16) |
 //! | [`config_load`] | raw bytes as a configuration file | a one-line error, or a server that answers discover and every order as the model says |
-//! | [`session`] | an [`arbitrary`]-decoded sequence of lines | per line: the model's reply from its own session state (rows L1 to L17), the twin session's bytes (noninterference), tools run as the model says; lines of the modern era get the core's bytes whatever came before (statelessness) and every invariant |
+//! | [`session`] | an [`arbitrary`]-decoded sequence of lines | per line: the model's reply from its own session state (rows L1 to L17), the twin session's bytes (noninterference), tools run as the model says; lines of the modern era get the core's bytes whatever came before (statelessness) and every invariant; a session whose lines are independent never leaves its first state |
 //!
 //! `arbitrary` is a normal (not optional) dependency of the library: it is
 //! small, has no dependencies of its own besides its derive macro, and
@@ -598,6 +598,16 @@ pub fn session(data: &[u8]) {
             && let (SessionLine::Request(r), Some(tree)) = (item, &tree)
         {
             check_variations(fixture, r, (&line, tree), reply.as_deref(), &expect);
+        }
+        // What the stdio driver relies on to answer a batch on two threads,
+        // each with a session of its own: a session whose lines are
+        // independent never leaves its first state, whatever the lines.
+        if s.lines_are_independent() && s.state() != mcp_reference::State::Fresh {
+            panic!(
+                "[{name}] a session whose lines are independent moved to {:?} on {:?}",
+                s.state(),
+                show(&line)
+            );
         }
         state = next;
     }
