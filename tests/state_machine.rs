@@ -33,13 +33,8 @@
 //! ones).
 
 use std::collections::VecDeque;
-use std::io::{BufRead, BufReader, Read, Write};
 use std::path::PathBuf;
-use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
-use std::thread::{self, JoinHandle};
-use std::time::{Duration, Instant};
 
 use mcp_reference::{Config, Server};
 use mcp_reference_testkit::strategy::{self, Case};
@@ -47,9 +42,10 @@ use proptest::prelude::*;
 use proptest::test_runner::FileFailurePersistence;
 use proptest_state_machine::{ReferenceStateMachine, StateMachineTest, prop_state_machine};
 
-/// The longest any single wait may take. It catches a hang; it is not a
-/// performance threshold.
-const DEADLINE: Duration = Duration::from_secs(20);
+// The process, its reader threads and the deadline on every wait.
+#[path = "support/process.rs"]
+mod process;
+use process::Proc;
 
 /// The abstract model of the process.
 #[derive(Clone, Debug)]
@@ -159,116 +155,6 @@ impl ReferenceStateMachine for Reference {
     }
 }
 
-/// A running `mcp-reference serve`, its stdout read line by line by a
-/// thread from the start.
-struct Proc {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    lines: Receiver<Vec<u8>>,
-    stderr: Option<JoinHandle<Vec<u8>>>,
-}
-
-impl Proc {
-    fn spawn(config: &std::path::Path) -> Proc {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_mcp-reference"))
-            .arg("serve")
-            .arg("--config")
-            .arg(config)
-            .env_remove("MCP_REFERENCE_CONFIG")
-            .env_remove("MCP_REFERENCE_USER")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("start mcp-reference");
-        let stdout = child.stdout.take().expect("piped stdout");
-        let mut stderr = child.stderr.take().expect("piped stderr");
-        let (tx, lines) = mpsc::channel();
-        thread::spawn(move || {
-            let mut reader = BufReader::new(stdout);
-            loop {
-                let mut line = Vec::new();
-                match reader.read_until(b'\n', &mut line) {
-                    Ok(0) | Err(_) => break,
-                    Ok(_) => {
-                        if tx.send(line).is_err() {
-                            break;
-                        }
-                    }
-                }
-            }
-        });
-        let stderr = thread::spawn(move || {
-            let mut all = Vec::new();
-            let _ = stderr.read_to_end(&mut all);
-            all
-        });
-        Proc {
-            stdin: child.stdin.take(),
-            child,
-            lines,
-            stderr: Some(stderr),
-        }
-    }
-
-    fn send(&mut self, bytes: &[u8]) {
-        self.stdin
-            .as_mut()
-            .expect("stdin is open")
-            .write_all(bytes)
-            .expect("write to the server's stdin");
-    }
-
-    fn next_line(&self) -> Vec<u8> {
-        match self.lines.recv_timeout(DEADLINE) {
-            Ok(line) => line,
-            Err(RecvTimeoutError::Timeout) => panic!("no reply within {DEADLINE:?}"),
-            Err(RecvTimeoutError::Disconnected) => panic!("stdout ended while a reply was due"),
-        }
-    }
-
-    /// Closes stdin; returns every later stdout line, and the exit status
-    /// and stderr once the process is gone.
-    fn finish(mut self) -> (Vec<Vec<u8>>, std::process::ExitStatus, String) {
-        drop(self.stdin.take());
-        let end = Instant::now() + DEADLINE;
-        let mut rest = Vec::new();
-        loop {
-            match self
-                .lines
-                .recv_timeout(end.saturating_duration_since(Instant::now()))
-            {
-                Ok(line) => rest.push(line),
-                Err(RecvTimeoutError::Disconnected) => break,
-                Err(RecvTimeoutError::Timeout) => {
-                    panic!("stdout still open {DEADLINE:?} after end-of-file")
-                }
-            }
-        }
-        let status = loop {
-            match self.child.try_wait().expect("try_wait") {
-                Some(status) => break status,
-                None if Instant::now() >= end => panic!("no exit {DEADLINE:?} after end-of-file"),
-                None => thread::sleep(Duration::from_millis(1)),
-            }
-        };
-        let stderr = self
-            .stderr
-            .take()
-            .and_then(|h| h.join().ok())
-            .unwrap_or_default();
-        (rest, status, String::from_utf8_lossy(&stderr).into_owned())
-    }
-}
-
-impl Drop for Proc {
-    fn drop(&mut self) {
-        // A failing case must not leave a server behind.
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 /// The system under test: the process, and the pure core's replies it
 /// owes, in order.
 struct Sut {
@@ -300,7 +186,7 @@ impl Sut {
     }
 
     fn read_owed(&mut self) {
-        let proc = self.proc.as_ref().expect("the process is running");
+        let proc = self.proc.as_mut().expect("the process is running");
         while let Some(want) = self.owed.pop_front() {
             let got = proc.next_line();
             assert!(
@@ -314,8 +200,11 @@ impl Sut {
     }
 
     fn end_of_file(&mut self) {
-        let proc = self.proc.take().expect("the process is running");
-        let (rest, status, stderr) = proc.finish();
+        let mut proc = self.proc.take().expect("the process is running");
+        proc.close_stdin();
+        let rest = proc.rest();
+        let exit = proc.wait();
+        let (status, stderr) = (exit.status, exit.stderr);
         let owed: Vec<Vec<u8>> = self.owed.drain(..).collect();
         if let Some(i) = (0..rest.len().max(owed.len())).find(|&i| rest.get(i) != owed.get(i)) {
             let show = |l: Option<&Vec<u8>>| {
@@ -355,8 +244,17 @@ impl StateMachineTest for Binary {
             FILES.fetch_add(1, Ordering::Relaxed)
         ));
         std::fs::write(&config_file, model.config.to_json()).expect("write the configuration file");
+        let mut proc = Proc::spawn(
+            &[
+                "serve",
+                "--config",
+                config_file.to_str().expect("a UTF-8 temporary path"),
+            ],
+            &[],
+        );
+        proc.read_from_now();
         Sut {
-            proc: Some(Proc::spawn(&config_file)),
+            proc: Some(proc),
             core: Server::new(model.config.clone()),
             owed: VecDeque::new(),
             config_file,

@@ -104,6 +104,13 @@ impl Proc {
         self.lines.as_ref().expect("just set")
     }
 
+    /// Starts reading stdout now rather than at the first read, for a test
+    /// that sends many lines before it reads any reply: the server never
+    /// blocks on a full stdout pipe while the test blocks on a full stdin.
+    pub(crate) fn read_from_now(&mut self) {
+        self.reader();
+    }
+
     /// The process id.
     pub(crate) fn pid(&self) -> u32 {
         self.child.id()
