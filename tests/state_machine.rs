@@ -204,7 +204,6 @@ impl Sut {
         proc.close_stdin();
         let rest = proc.rest();
         let exit = proc.wait();
-        let (status, stderr) = (exit.status, exit.stderr);
         let owed: Vec<Vec<u8>> = self.owed.drain(..).collect();
         if let Some(i) = (0..rest.len().max(owed.len())).find(|&i| rest.get(i) != owed.get(i)) {
             let show = |l: Option<&Vec<u8>>| {
@@ -223,8 +222,10 @@ impl Sut {
             );
         }
         assert!(
-            status.success(),
-            "exit {status} after end-of-file; stderr: {stderr}"
+            exit.status.success(),
+            "exit {} after end-of-file; stderr: {}",
+            exit.status,
+            exit.stderr
         );
     }
 }

@@ -321,7 +321,11 @@ impl<L: Write> Driver<'_, L> {
     /// thread answers the first, and the first part's replies are handed
     /// to the writer before any of the second's.
     fn lines(&mut self, text: &[u8]) -> Result<(), Stopped> {
-        let (here, there) = split_in_two(text);
+        // Without a helper (the legacy path) there is nothing to cut.
+        let (here, there) = match self.helper {
+            Some(_) => split_in_two(text),
+            None => (text, &[][..]),
+        };
         let Some(helper) = self.helper.as_mut().filter(|_| !there.is_empty()) else {
             return self.answer_here(text);
         };
