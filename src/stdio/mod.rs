@@ -322,13 +322,13 @@ impl<L: Write> Driver<'_, L> {
     /// to the writer before any of the second's.
     fn lines(&mut self, text: &[u8]) -> Result<(), Stopped> {
         // Without a helper (the legacy path) there is nothing to cut.
-        let (here, there) = match self.helper {
-            Some(_) => split_in_two(text),
-            None => (text, &[][..]),
-        };
-        let Some(helper) = self.helper.as_mut().filter(|_| !there.is_empty()) else {
+        let Some(helper) = self.helper.as_mut() else {
             return self.answer_here(text);
         };
+        let (here, there) = split_in_two(text);
+        if there.is_empty() {
+            return self.answer_here(text);
+        }
         let mut copy = std::mem::take(&mut helper.text);
         copy.clear();
         copy.extend_from_slice(there);
