@@ -40,10 +40,15 @@ import subprocess
 import sys
 import tempfile
 
-TARGETS = ["respond_bytes", "respond_structured", "config_load", "session"]
 TRIPLE = "x86_64-unknown-linux-gnu"
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FUZZ = os.path.join(ROOT, "fuzz")
+# The targets are the checkout's: one file each in fuzz/fuzz_targets/.
+TARGETS = sorted(
+    name[: -len(".rs")]
+    for name in os.listdir(os.path.join(FUZZ, "fuzz_targets"))
+    if name.endswith(".rs")
+)
 
 
 def fail(message):
@@ -121,7 +126,7 @@ def main():
         "--rounds", type=int, default=2, help="runs per build and target (default 2)"
     )
     parser.add_argument(
-        "--targets", default=",".join(TARGETS), help="comma-separated (default: all four)"
+        "--targets", default=",".join(TARGETS), help="comma-separated (default: all)"
     )
     args = parser.parse_args()
 
