@@ -13,6 +13,8 @@ stateless); a silence is confirmed by a server/discover probe whose reply
 must be the next line. A vector with `steps` runs on a fresh process whose
 stdin is closed after the last step; its lines are read to end-of-file.
 After a failure the shared process is replaced. Every wait has a deadline.
+The server runs in a process group of its own, killed whole when the
+replay is done with it, so a launcher leaves nothing running.
 This is the algorithm of `mcp-reference check --vectors`
 (tools/src/vectors/), which tools/tests/vectors.rs holds to the same
 verdicts.
@@ -26,6 +28,7 @@ import argparse
 import json
 import os
 import queue
+import signal
 import subprocess
 import sys
 import threading
@@ -153,15 +156,24 @@ def show(line):
 
 
 class Process:
+    """The server: in a process group of its own (POSIX), so that killing
+    it stops whatever a launcher (npx, uv run, a shell script) started too;
+    its stdin fed by a writer thread, so a server that stops reading never
+    blocks the replay; its stdout read by a reader thread."""
+
     def __init__(self, command):
         try:
             self.p = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                      stderr=subprocess.DEVNULL)
+                                      stderr=subprocess.DEVNULL,
+                                      start_new_session=(os.name == "posix"))
         except OSError as e:
             raise CannotRun("cannot start %s: %s" % (command[0], e.strerror))
         self.lines = queue.Queue()
+        self.input = queue.Queue()
+        self.closed = False
         self.answered = False
         threading.Thread(target=self._read, daemon=True).start()
+        threading.Thread(target=self._write, daemon=True).start()
 
     def _read(self):
         try:
@@ -173,22 +185,30 @@ class Process:
             pass
         self.lines.put(None)
 
-    def write(self, data):
-        if self.p.stdin is None:
-            return
+    def _write(self):
+        stdin = self.p.stdin
         try:
-            self.p.stdin.write(data + b"\n")
-            self.p.stdin.flush()
+            while True:
+                data = self.input.get()
+                if data is None:
+                    break
+                stdin.write(data)
+                stdin.flush()
         except (OSError, ValueError):
-            self.close()
+            pass
+        try:
+            stdin.close()
+        except (OSError, ValueError):
+            pass
+
+    def write(self, data):
+        if not self.closed:
+            self.input.put(data + b"\n")
 
     def close(self):
-        if self.p.stdin is not None:
-            try:
-                self.p.stdin.close()
-            except OSError:
-                pass
-            self.p.stdin = None
+        if not self.closed:
+            self.closed = True
+            self.input.put(None)
 
     def read(self, o, end):
         wait = o.reply_timeout if self.answered else o.timeout
@@ -204,6 +224,11 @@ class Process:
 
     def kill(self):
         self.close()
+        if os.name == "posix":
+            try:
+                os.killpg(self.p.pid, signal.SIGKILL)
+            except OSError:
+                pass
         try:
             self.p.kill()
         except OSError:

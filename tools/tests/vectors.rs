@@ -156,3 +156,62 @@ fn what_cannot_run_is_exit_two_in_both() {
         v.out
     );
 }
+
+/// Whether process `pid` is running (a zombie, killed but not yet reaped,
+/// is not).
+#[cfg(target_os = "linux")]
+fn running(pid: &str) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+        let state = stat.rsplit_once(')').map(|(_, rest)| rest.trim_start());
+        !state.is_some_and(|s| s.starts_with('Z') || s.starts_with('X'))
+    })
+}
+
+/// The reference behind a launcher that also starts a process of its own,
+/// detached from every pipe (as `npx` or `uv run` leave a server behind
+/// them): when a replayer is done with a server, nothing the launcher
+/// started is left running, in either replayer (each kills the server's
+/// process group, on the shared process and on each sequence's fresh one).
+#[cfg(target_os = "linux")]
+#[test]
+fn nothing_a_launcher_started_outlives_the_replay_in_either_replayer() {
+    let dir = std::env::temp_dir().join(format!("mcp-vectors-launcher-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a scratch directory");
+    for (name, replay) in [
+        (
+            "check --vectors",
+            rust as fn(Option<&str>, &[OsString]) -> Verdict,
+        ),
+        ("replay_vectors.py", python),
+    ] {
+        let pids = dir.join(format!("{}.pids", name.replace(' ', "-")));
+        let mut launcher: Vec<OsString> = vec![
+            "sh".into(),
+            "-c".into(),
+            "sleep 300 </dev/null >/dev/null 2>&1 & echo $! >> \"$0\"; exec \"$@\"".into(),
+            pids.clone().into(),
+        ];
+        launcher.extend(reference(Some("textbook")));
+        let v = replay(Some("textbook"), &launcher);
+        assert_eq!(v.code, 0, "{name}\n{}", v.out);
+        let started = std::fs::read_to_string(&pids).expect("the launcher wrote its pids");
+        let started: Vec<&str> = started.lines().collect();
+        // The shared process and one fresh process per sequence vector.
+        assert!(started.len() >= 2, "{name}: {started:?}");
+        let until = Instant::now() + std::time::Duration::from_secs(10);
+        while started.iter().any(|p| running(p)) && Instant::now() < until {
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        let left: Vec<&&str> = started.iter().filter(|p| running(p)).collect();
+        for pid in &left {
+            let _ = Command::new("kill").args(["-KILL", pid]).status();
+        }
+        assert!(
+            left.is_empty(),
+            "{name} left {} of {} running: {left:?}",
+            left.len(),
+            started.len()
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -696,7 +696,7 @@ pub struct Request {
 pub use super::render::{NONEXISTENT_ORDER, order_id};
 
 impl Request {
-    /// What a [`crate::Server`] with `config` must answer to
+    /// What a [`mcp_reference::Server`] with `config` must answer to
     /// [`Request::line`]: the model's expectation.
     pub fn expect(&self, config: &Config) -> Expect {
         model::expect_line(config, &self.line(config))

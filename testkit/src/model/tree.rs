@@ -3,8 +3,8 @@
 //! members, number literals of any size, chosen string escapes, a
 //! lone-surrogate escape. Generators build lines as trees
 //! (`crate::strategy`, `crate::fuzzing::model`), the model reads them
-//! ([`super::expect_tree`]), and [`super::parse`] turns any line back into
-//! one.
+//! as lines ([`super::expect_line`]), and [`super::parse()`] turns any line
+//! back into one.
 //!
 //! Owns no rule of `docs/behavior.md`; the measures the rules need (depth,
 //! duplicates, lone surrogates, numbers out of range: rows E3, E4, E11,

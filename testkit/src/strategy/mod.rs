@@ -9,9 +9,9 @@
 //!
 //! | generator | module | what it makes |
 //! | --- | --- | --- |
-//! | [`config()`] | [`config`] | random users, order snapshots with random owners and values, stock tables or none, cache hints, line limits |
-//! | [`arguments`] | [`config`] | random `arguments` objects, for the `inputSchema` agreement property |
-//! | [`request()`] and friends | [`request`] | request trees: ids of every kind, known and unknown methods, `_meta` good and broken, tool calls with every kind of argument |
+//! | [`config()`] | [`config`](mod@config) | random users, order snapshots with random owners and values, stock tables or none, cache hints, line limits |
+//! | [`arguments`] | [`config`](mod@config) | random `arguments` objects, for the `inputSchema` agreement property |
+//! | [`request()`] and friends | [`request`](mod@request) | request trees: ids of every kind, known and unknown methods, `_meta` good and broken, tool calls with every kind of argument |
 //! | [`case`] | here | one line for a configuration, weighted: mostly well-formed requests, the rest tree and byte mutations (rows F1 to F3, E1 to E4) |
 //!
 //! Lines are built as [`Json`] trees (the model's one tree) and rendered;

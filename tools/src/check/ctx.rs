@@ -30,9 +30,9 @@
 use std::process::ExitStatus;
 use std::time::{Duration, Instant};
 
-use super::process::{Launch, Line, Next, Proc};
 use super::report::{Failure, Outcome};
 use super::wire::{self, Kind, Reply};
+use crate::process::{Launch, Line, Next, Proc};
 
 /// Outcomes by check id.
 pub type Results = Vec<(&'static str, Outcome)>;
@@ -125,7 +125,7 @@ pub struct Ctx {
     silent: usize,
     /// Every stdout line kept, for the `stdout.*` checks.
     pub seen: Vec<Seen>,
-    /// Lines not kept past [`KEPT`].
+    /// Lines not kept past the first `KEPT`.
     pub unkept: usize,
     processes: usize,
     stderr_bytes: u64,

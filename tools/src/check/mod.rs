@@ -15,8 +15,7 @@
 //! | module | owns |
 //! | --- | --- |
 //! | [`catalog`] | the checks: id, level, spec section, rule |
-//! | [`ctx`] | the shared process, waits and the run's deadline, pairing replies with requests |
-//! | [`process`] | the child process: pipes, threads, deadlines, killing |
+//! | [`ctx`] | the shared process ([`crate::process`]), waits and the run's deadline, pairing replies with requests |
 //! | [`wire`] | request lines, pairing replies, raw ids, envelope rules |
 //! | [`probes`] | the checks' exchanges and verdicts |
 //! | [`report`] | outcomes, verdict, table and JSON |
@@ -28,7 +27,6 @@
 pub mod catalog;
 pub mod ctx;
 pub mod probes;
-pub mod process;
 pub mod report;
 pub mod wire;
 
@@ -97,7 +95,7 @@ impl std::error::Error for RunError {}
 /// Runs every check against the command.
 pub fn run(options: &Options) -> Result<Report, RunError> {
     let schemas = load_schemas(options)?;
-    let launch = process::Launch {
+    let launch = crate::process::Launch {
         argv: options.command.clone(),
         env: options.env.clone(),
         env_remove: Vec::new(),

@@ -28,9 +28,9 @@ use serde_json::{Value, json};
 
 pub use super::ctx::{Ctx, Results};
 use super::ctx::{GRACE, NoReply, SHOWN, Seen, joined};
-use super::process::{MAX_LINE, Next};
 use super::report::{Failure, Outcome};
 use super::wire::{self, Kind, Reply};
+use crate::process::{MAX_LINE, Next};
 use mcp_reference_testkit::schema::Schema;
 
 fn fail(reason: impl Into<String>, request: &[u8], reply: Option<&Reply>) -> Outcome {

@@ -61,7 +61,7 @@ pub fn string_id(s: &str) -> String {
 /// A response read from stdout.
 #[derive(Debug, Clone)]
 pub struct Reply {
-    /// The line as received (at most [`super::process::MAX_LINE`] bytes).
+    /// The line as received (at most [`crate::process::MAX_LINE`] bytes).
     pub line: Vec<u8>,
     /// The raw JSON text of `id`, when the member is there.
     pub id: Option<String>,

@@ -32,9 +32,9 @@ use std::io;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use crate::check::process::{Launch, Next, Proc};
 use crate::diff::compare;
 use crate::diff::pair::{self, Pairing};
+use crate::process::{Launch, Next, Proc};
 use mcp_reference::{Config, LogLevel, Server};
 use mcp_reference_testkit::model::{self, Json, State};
 

@@ -52,7 +52,7 @@ use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::{Config as RunnerConfig, RngAlgorithm, TestRng, TestRunner};
 use serde_json::Value;
 
-use crate::check::process::Launch;
+use crate::process::Launch;
 use exec::{Exec, Mode};
 use mcp_reference::Config;
 use mcp_reference_testkit::model;

@@ -6,8 +6,8 @@
 use serde_json::{Value, json};
 
 use super::{Class, DiffReport};
-use crate::check::process::shell_quote;
 use crate::check::wire;
+use crate::process::shell_quote;
 
 /// The lines as a `printf` that writes them, one per line: `printf '%s\n'
 /// 'a' 'b'` when they are printable text, else a format string with octal

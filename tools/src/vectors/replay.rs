@@ -4,17 +4,17 @@
 //! (`steps`) runs on a fresh process whose stdin is closed after the last
 //! step, and its lines are read to end-of-file. Every wait has a deadline.
 //! After a failure the shared process is replaced, so one fault is not
-//! counted again on the next vector. `scripts/replay_vectors.py` does the
-//! same, step for step.
+//! counted again on the next vector. The server runs on
+//! [`crate::process::Proc`], as `check` and `diff` run it: in a process
+//! group of its own, killed whole when the replay is done with it, so a
+//! launcher (`npx`, `uv run`, a shell script) leaves nothing running.
+//! `scripts/replay_vectors.py` does the same, step for step.
 
 use std::ffi::OsString;
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
-use std::thread;
 use std::time::{Duration, Instant};
 
 use super::{Vector, matches, select};
+use crate::process::{Launch, Next, Proc};
 
 /// What to replay, on what.
 #[derive(Debug, Clone)]
@@ -73,10 +73,11 @@ fn show(line: &[u8]) -> String {
     String::from_utf8_lossy(line).into_owned()
 }
 
+/// The server, on [`Proc`] (as `check` and `diff` run it: writes never
+/// block the replay, long lines are cut, its process group is killed when
+/// it is dropped), and whether it has answered yet (which wait applies).
 struct Process {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    lines: Receiver<Option<Vec<u8>>>,
+    proc: Proc,
     answered: bool,
 }
 
@@ -88,65 +89,28 @@ enum Read {
 
 impl Process {
     fn start(command: &[OsString]) -> Result<Process, String> {
-        let (program, args) = command
-            .split_first()
-            .ok_or("no command to run: give the server's command after `--`")?;
-        let mut child = Command::new(program)
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(|e| format!("cannot start {}: {e}", program.to_string_lossy()))?;
-        let stdout = child
-            .stdout
-            .take()
-            .ok_or("the server's stdout is not piped")?;
-        let (tx, rx) = mpsc::channel();
-        thread::spawn(move || {
-            let mut reader = BufReader::new(stdout);
-            loop {
-                let mut line = Vec::new();
-                match reader.read_until(b'\n', &mut line) {
-                    Ok(0) | Err(_) => {
-                        let _ = tx.send(None);
-                        return;
-                    }
-                    Ok(_) => {
-                        if line.last() == Some(&b'\n') {
-                            line.pop();
-                        }
-                        if tx.send(Some(line)).is_err() {
-                            return;
-                        }
-                    }
-                }
-            }
-        });
+        if command.is_empty() {
+            return Err("no command to run: give the server's command after `--`".into());
+        }
+        let launch = Launch {
+            argv: command.to_vec(),
+            env: Vec::new(),
+            env_remove: Vec::new(),
+        };
         Ok(Process {
-            stdin: child.stdin.take(),
-            child,
-            lines: rx,
+            proc: Proc::spawn(&launch)?,
             answered: false,
         })
     }
 
     fn write(&mut self, line: &[u8]) {
-        if let Some(stdin) = &mut self.stdin {
-            let mut bytes = line.to_vec();
-            bytes.push(b'\n');
-            if stdin
-                .write_all(&bytes)
-                .and_then(|()| stdin.flush())
-                .is_err()
-            {
-                self.stdin = None;
-            }
-        }
+        let mut bytes = line.to_vec();
+        bytes.push(b'\n');
+        self.proc.send(bytes);
     }
 
     fn close(&mut self) {
-        self.stdin = None;
+        self.proc.close_input();
     }
 
     fn read(&mut self, timeout: &Options, end: Instant) -> Read {
@@ -156,22 +120,14 @@ impl Process {
             timeout.timeout
         };
         let wait = wait.min(end.saturating_duration_since(Instant::now()));
-        match self.lines.recv_timeout(wait) {
-            Ok(Some(line)) => {
+        match self.proc.next(Instant::now() + wait) {
+            Next::Line(line) => {
                 self.answered = true;
-                Read::Line(line)
+                Read::Line(line.bytes)
             }
-            Ok(None) | Err(RecvTimeoutError::Disconnected) => Read::Exited,
-            Err(RecvTimeoutError::Timeout) => Read::Timeout(wait),
+            Next::Closed => Read::Exited,
+            Next::Timeout => Read::Timeout(wait),
         }
-    }
-}
-
-impl Drop for Process {
-    fn drop(&mut self) {
-        self.stdin = None;
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 

@@ -1,20 +1,22 @@
-//! One run of the server under test: a child process whose stdin is fed by
-//! a writer thread and whose stdout and stderr are drained by reader
-//! threads, so the checker never blocks on a pipe, whatever the server does.
+//! One run of the server under test, for `check`, `diff` and the vector
+//! replayer alike: a child process whose stdin is fed by a writer thread
+//! and whose stdout and stderr are drained by reader threads, so the caller
+//! never blocks on a pipe, whatever the server does.
 //!
 //! - **Writing.** Lines go through a channel to a writer thread. A server
 //!   that stops reading (hung, or slow to start) blocks that thread, never
-//!   the checker; closing the channel closes the server's stdin once what
+//!   the caller; closing the channel closes the server's stdin once what
 //!   was queued has been written.
 //! - **Reading.** stdout is split on `\n` by a reader thread. A line longer
 //!   than [`MAX_LINE`] keeps its first [`MAX_LINE`] bytes and its length, so
 //!   a server that never writes a newline cannot exhaust memory. The channel
 //!   is bounded: a server that floods stdout is slowed down, not buffered.
 //! - **stderr** is read and kept only as a short tail, for failure reports:
-//!   a noisy server can neither fill the pipe nor the checker's memory.
+//!   a noisy server can neither fill the pipe nor the caller's memory.
 //! - **Waiting** always has a deadline. Dropping a [`Proc`] kills the
-//!   process (and, on Unix, its process group, so a launcher such as `npx`
-//!   or `uv run` does not leave its real server behind) and reaps it.
+//!   process and reaps it, and on Unix kills its process group too, even
+//!   when the process has exited: a launcher such as `npx` or `uv run`
+//!   leaves neither its real server behind nor anything it detached.
 //!
 //! Spec: 2026-07-28 `basic/transports/stdio.mdx`: the client launches the
 //! server as a subprocess, writes to its stdin, reads its stdout, MAY
@@ -262,11 +264,10 @@ impl Proc {
 impl Drop for Proc {
     fn drop(&mut self) {
         self.input = None;
-        // When stdout is closed and the child has exited, nothing that
-        // shared its stdout is left; otherwise stop the whole group.
-        if !(self.closed && self.exited().is_some()) {
-            kill_group(self.pid);
-        }
+        // The whole group, always: whatever the server started goes too,
+        // even a process it detached from its pipes and left running
+        // after it exited itself.
+        kill_group(self.pid);
         if self.exited().is_none() {
             let _ = self.child.kill();
             let _ = self.child.wait();
@@ -424,6 +425,50 @@ mod tests {
         }
         assert_eq!(p.stderr_tail(), ("oops".to_string(), 5));
         // Dropping kills it rather than waiting 30 seconds.
+    }
+
+    /// Whether process `pid` is running (a zombie, killed but not yet
+    /// reaped, is not).
+    #[cfg(target_os = "linux")]
+    fn running(pid: &str) -> bool {
+        std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+            let state = stat.rsplit_once(')').map(|(_, rest)| rest.trim_start());
+            !state.is_some_and(|s| s.starts_with('Z') || s.starts_with('X'))
+        })
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn dropping_a_launcher_kills_what_it_started() {
+        // A launcher that starts a child detached from every pipe (so only
+        // the process group ties it to the launcher), then either waits or
+        // exits at once, leaving the child behind.
+        let start = "sleep 300 </dev/null >/dev/null 2>&1 & echo $!";
+        for (then, exits) in [("exec sleep 300", false), ("exit 0", true)] {
+            let mut p = Proc::spawn(&sh(&format!("{start}; {then}"))).unwrap();
+            let Next::Line(line) = p.next(soon()) else {
+                panic!("the launcher did not print its child's pid");
+            };
+            let pid = String::from_utf8(line.bytes).unwrap();
+            if exits {
+                assert!(matches!(p.next(soon()), Next::Closed));
+                assert!(p.wait_exit(soon()).is_some_and(|s| s.success()));
+            }
+            assert!(
+                running(&pid),
+                "{then}: the launcher's child {pid} is not running"
+            );
+            drop(p);
+            let until = soon();
+            while running(&pid) && Instant::now() < until {
+                thread::sleep(Duration::from_millis(5));
+            }
+            let left = running(&pid);
+            if left {
+                let _ = Command::new("kill").args(["-KILL", &pid]).status();
+            }
+            assert!(!left, "{then}: the launcher's child {pid} outlived it");
+        }
     }
 
     #[test]
