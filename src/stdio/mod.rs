@@ -420,6 +420,21 @@ fn reusable(buf: Vec<u8>) -> Vec<u8> {
     }
 }
 
+/// The read buffer's next length, from its length `len` and the `end` of
+/// what it keeps (the unfinished line, moved to the front): doubled, up to
+/// the line limit plus one, when what it keeps fills it; back to one
+/// [`CHUNK`] once what it keeps fits in half of one (memory goes back down
+/// after a long line); else unchanged.
+fn next_len(len: usize, end: usize, limit: usize) -> usize {
+    if end == len {
+        len.saturating_mul(2).min(limit.saturating_add(1))
+    } else if end < CHUNK / 2 {
+        len.min(CHUNK)
+    } else {
+        len
+    }
+}
+
 /// Cuts `text` (complete lines) of [`SPLIT`] bytes or more in two at the
 /// first newline from its middle on; the second part is empty for a
 /// smaller batch, or when there is no such newline.
@@ -588,12 +603,8 @@ fn run<R: Read, L: Write>(driver: &mut Driver<'_, L>, mut input: R) -> Result<()
         // Keep the unfinished line (at most the limit), and room to read.
         buf.copy_within(start..end, 0);
         (start, end) = (0, end - start);
-        if end == buf.len() {
-            buf.resize((buf.len() * 2).min(limit.saturating_add(1)), 0);
-        } else if buf.len() > CHUNK && end < CHUNK / 2 {
-            buf.truncate(CHUNK);
-            buf.shrink_to_fit();
-        }
+        buf.resize(next_len(buf.len(), end, limit), 0);
+        buf.shrink_to_fit();
         let n = loop {
             match input.read(buf.get_mut(end..).unwrap_or_default()) {
                 Ok(n) => break n,

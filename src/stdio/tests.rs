@@ -77,7 +77,8 @@ fn oversized_line_is_skipped_with_one_error() {
         assert!(lines[0].contains("-32600") && lines[0].contains("\"id\":null"));
         assert!(lines[1].contains("supportedVersions"));
         assert!(lines[2].contains("-32600"));
-        assert_eq!(stats.oversized, 2);
+        // Each -32600 is a reply, counted as one (the final log line's).
+        assert_eq!((stats.lines, stats.replies, stats.oversized), (3, 3, 2));
     }
 }
 
@@ -97,7 +98,11 @@ fn a_long_blank_line_is_still_blank() {
         assert_eq!(lines.len(), 2, "{n}: {text}");
         assert!(lines[0].contains("-32600"), "{n}: {text}");
         assert!(lines[1].contains("supportedVersions"), "{n}: {text}");
-        assert_eq!((stats.lines, stats.oversized), (4, 1), "{n}");
+        assert_eq!(
+            (stats.lines, stats.replies, stats.oversized),
+            (4, 2, 1),
+            "{n}"
+        );
         assert_eq!(server.respond(blank.as_bytes()), None);
     }
 }
@@ -630,4 +635,75 @@ fn a_buffer_made_large_by_a_long_line_is_not_kept() {
         assert_eq!(buf.capacity(), capacity);
         assert_eq!(reusable(buf).capacity(), kept, "capacity {capacity}");
     }
+}
+
+#[test]
+fn the_read_buffer_grows_to_the_limit_and_shrinks_back_after_a_long_line() {
+    let limit = 5 * CHUNK;
+    // Full: doubled, up to the limit plus one.
+    assert_eq!(next_len(CHUNK, CHUNK, limit), 2 * CHUNK);
+    assert_eq!(next_len(2 * CHUNK, 2 * CHUNK, limit), 4 * CHUNK);
+    assert_eq!(next_len(4 * CHUNK, 4 * CHUNK, limit), limit + 1);
+    // A long line done, what is kept fits in half a chunk: one chunk again.
+    assert_eq!(next_len(4 * CHUNK, 0, limit), CHUNK);
+    assert_eq!(next_len(4 * CHUNK, CHUNK / 2 - 1, limit), CHUNK);
+    // Not yet: more than that kept.
+    assert_eq!(next_len(4 * CHUNK, CHUNK / 2, limit), 4 * CHUNK);
+    assert_eq!(next_len(4 * CHUNK, CHUNK, limit), 4 * CHUNK);
+    assert_eq!(next_len(4 * CHUNK, 3 * CHUNK, limit), 4 * CHUNK);
+    // One chunk stays one chunk, whatever it keeps short of full.
+    for end in [0, 1, CHUNK / 2, CHUNK - 1] {
+        assert_eq!(next_len(CHUNK, end, limit), CHUNK, "{end}");
+    }
+}
+
+#[test]
+fn a_batch_is_cut_in_two_from_split_bytes_on() {
+    // Lines of 64 bytes, newline included.
+    let line = format!("{}\n", "x".repeat(63));
+    let text = line.repeat(SPLIT / 64);
+    assert_eq!(text.len(), SPLIT);
+    let (here, there) = split_in_two(text.as_bytes());
+    // After the first newline from the middle on: the middle starts a
+    // line, so the cut comes after that line.
+    assert_eq!((here.len(), there.len()), (SPLIT / 2 + 64, SPLIT / 2 - 64));
+    let smaller = &text.as_bytes()[..SPLIT - 1];
+    assert_eq!(split_in_two(smaller), (smaller, &b""[..]));
+}
+
+/// A stream that fails with an error other than a closed pipe.
+struct Failing;
+impl Read for Failing {
+    fn read(&mut self, _: &mut [u8]) -> io::Result<usize> {
+        Err(io::Error::other("the disk is gone"))
+    }
+}
+impl Write for Failing {
+    fn write(&mut self, _: &[u8]) -> io::Result<usize> {
+        Err(io::Error::other("the disk is gone"))
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Err(io::Error::other("the disk is gone"))
+    }
+}
+
+#[test]
+fn failed_input_or_output_is_an_error_not_a_quiet_end() {
+    let server = Server::new(Config::default());
+    let read = serve(&server, Failing, Vec::new(), io::sink(), LogLevel::Off);
+    assert_eq!(
+        read.map_err(|e| e.to_string()).err().as_deref(),
+        Some("the disk is gone")
+    );
+    let wrote = serve(
+        &server,
+        DISCOVER.as_bytes(),
+        Failing,
+        io::sink(),
+        LogLevel::Off,
+    );
+    assert_eq!(
+        wrote.map_err(|e| e.to_string()).err().as_deref(),
+        Some("the disk is gone")
+    );
 }

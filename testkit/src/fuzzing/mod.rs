@@ -247,6 +247,22 @@ fn check_runs(fixture: &Fixture, expect: &Expect, reply: Option<&[u8]>, ran: &[&
     }
 }
 
+/// The reply a core or session wrote (`None`: none), after checking that
+/// the disposition says the same: `Replied` with bytes, anything else with
+/// none.
+fn reply_of(name: &str, disposition: Disposition, out: Vec<u8>) -> Option<Vec<u8>> {
+    match disposition {
+        Disposition::Replied => {
+            assert!(!out.is_empty(), "[{name}] Replied but wrote nothing");
+            Some(out)
+        }
+        other => {
+            assert!(out.is_empty(), "[{name}] {other:?} but wrote {out:?}");
+            None
+        }
+    }
+}
+
 /// Answers `line` with `fixture`'s core and checks what holds for any line:
 /// disposition and output agree, the reply passes [`Checker::check`] and
 /// the model's expectation, the tools run are the ones the model says, the
@@ -258,16 +274,7 @@ pub fn check_line(fixture: &Fixture, line: &[u8]) -> (Option<Vec<u8>>, Vec<&'sta
     let mut out = Vec::new();
     let mut counting = Counting::default();
     let disposition = server.respond_with(line, &mut out, &mut counting);
-    let reply = match disposition {
-        Disposition::Replied => {
-            assert!(!out.is_empty(), "[{name}] Replied but wrote nothing");
-            Some(out)
-        }
-        other => {
-            assert!(out.is_empty(), "[{name}] {other:?} but wrote {out:?}");
-            None
-        }
-    };
+    let reply = reply_of(name, disposition, out);
     let expect = oracle::expect_line(&fixture.config, line);
     check_expected(fixture, line, reply.as_deref(), &expect);
     check_runs(fixture, &expect, reply.as_deref(), &counting.ran);
@@ -561,16 +568,7 @@ pub fn session(data: &[u8]) {
                 String::from_utf8_lossy(&out)
             );
         }
-        let reply = match disposition {
-            Disposition::Replied => {
-                assert!(!out.is_empty(), "[{name}] Replied but wrote nothing");
-                Some(out)
-            }
-            other => {
-                assert!(out.is_empty(), "[{name}] {other:?} but wrote {out:?}");
-                None
-            }
-        };
+        let reply = reply_of(name, disposition, out);
         // Statelessness first, so that a session mishandling a modern line
         // is named as such.
         if era == Era::Modern {

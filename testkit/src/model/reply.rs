@@ -371,14 +371,9 @@ fn check_result(
     }
 }
 
-/// A successful tool result: `structuredContent` is `content`, and one
-/// text block holds the same JSON (T4, T8).
-fn structured(
-    mut want: Map<String, Value>,
-    result: &Map<String, Value>,
-    content: Value,
-) -> Result<(), String> {
-    let text = result
+/// The text of a result's `content` when it is exactly one text block.
+fn one_text_block(result: &Map<String, Value>) -> Result<&str, String> {
+    result
         .get("content")
         .and_then(|c| c.as_array())
         .and_then(|blocks| match blocks.as_slice() {
@@ -386,7 +381,17 @@ fn structured(
             _ => None,
         })
         .and_then(Value::as_str)
-        .ok_or("expected one text block")?;
+        .ok_or_else(|| "expected one text block".to_string())
+}
+
+/// A successful tool result: `structuredContent` is `content`, and one
+/// text block holds the same JSON (T4, T8).
+fn structured(
+    mut want: Map<String, Value>,
+    result: &Map<String, Value>,
+    content: Value,
+) -> Result<(), String> {
+    let text = one_text_block(result)?;
     let parsed: Value =
         serde_json::from_str(text).map_err(|e| format!("the text block is not JSON ({e})"))?;
     if parsed != content {
@@ -412,15 +417,7 @@ fn tool_error(
     result: &Map<String, Value>,
     prefix: &str,
 ) -> Result<(), String> {
-    let text = result
-        .get("content")
-        .and_then(|c| c.as_array())
-        .and_then(|blocks| match blocks.as_slice() {
-            [block] if block.get("type") == Some(&json!("text")) => block.get("text"),
-            _ => None,
-        })
-        .and_then(Value::as_str)
-        .ok_or("expected one text block")?;
+    let text = one_text_block(result)?;
     if !text.starts_with(prefix) || text.is_empty() {
         return Err(format!("the text should start with {prefix:?}"));
     }
