@@ -671,10 +671,14 @@ fn a_batch_is_cut_in_two_from_split_bytes_on() {
     assert_eq!(split_in_two(smaller), (smaller, &b""[..]));
 }
 
-/// A stream that fails with an error other than a closed pipe.
-struct Failing;
+/// A stream that fails with an error other than a closed pipe (a read
+/// fails once, then finds end-of-file: trying it again would end quietly).
+struct Failing(bool);
 impl Read for Failing {
     fn read(&mut self, _: &mut [u8]) -> io::Result<usize> {
+        if std::mem::replace(&mut self.0, true) {
+            return Ok(0);
+        }
         Err(io::Error::other("the disk is gone"))
     }
 }
@@ -690,7 +694,13 @@ impl Write for Failing {
 #[test]
 fn failed_input_or_output_is_an_error_not_a_quiet_end() {
     let server = Server::new(Config::default());
-    let read = serve(&server, Failing, Vec::new(), io::sink(), LogLevel::Off);
+    let read = serve(
+        &server,
+        Failing(false),
+        Vec::new(),
+        io::sink(),
+        LogLevel::Off,
+    );
     assert_eq!(
         read.map_err(|e| e.to_string()).err().as_deref(),
         Some("the disk is gone")
@@ -698,7 +708,7 @@ fn failed_input_or_output_is_an_error_not_a_quiet_end() {
     let wrote = serve(
         &server,
         DISCOVER.as_bytes(),
-        Failing,
+        Failing(false),
         io::sink(),
         LogLevel::Off,
     );
