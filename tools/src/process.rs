@@ -427,50 +427,6 @@ mod tests {
         // Dropping kills it rather than waiting 30 seconds.
     }
 
-    /// Whether process `pid` is running (a zombie, killed but not yet
-    /// reaped, is not).
-    #[cfg(target_os = "linux")]
-    fn running(pid: &str) -> bool {
-        std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
-            let state = stat.rsplit_once(')').map(|(_, rest)| rest.trim_start());
-            !state.is_some_and(|s| s.starts_with('Z') || s.starts_with('X'))
-        })
-    }
-
-    #[cfg(target_os = "linux")]
-    #[test]
-    fn dropping_a_launcher_kills_what_it_started() {
-        // A launcher that starts a child detached from every pipe (so only
-        // the process group ties it to the launcher), then either waits or
-        // exits at once, leaving the child behind.
-        let start = "sleep 300 </dev/null >/dev/null 2>&1 & echo $!";
-        for (then, exits) in [("exec sleep 300", false), ("exit 0", true)] {
-            let mut p = Proc::spawn(&sh(&format!("{start}; {then}"))).unwrap();
-            let Next::Line(line) = p.next(soon()) else {
-                panic!("the launcher did not print its child's pid");
-            };
-            let pid = String::from_utf8(line.bytes).unwrap();
-            if exits {
-                assert!(matches!(p.next(soon()), Next::Closed));
-                assert!(p.wait_exit(soon()).is_some_and(|s| s.success()));
-            }
-            assert!(
-                running(&pid),
-                "{then}: the launcher's child {pid} is not running"
-            );
-            drop(p);
-            let until = soon();
-            while running(&pid) && Instant::now() < until {
-                thread::sleep(Duration::from_millis(5));
-            }
-            let left = running(&pid);
-            if left {
-                let _ = Command::new("kill").args(["-KILL", &pid]).status();
-            }
-            assert!(!left, "{then}: the launcher's child {pid} outlived it");
-        }
-    }
-
     #[test]
     fn commands_are_quoted_as_a_shell_needs_them() {
         let launch = Launch {

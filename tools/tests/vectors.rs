@@ -157,16 +157,6 @@ fn what_cannot_run_is_exit_two_in_both() {
     );
 }
 
-/// Whether process `pid` is running (a zombie, killed but not yet reaped,
-/// is not).
-#[cfg(target_os = "linux")]
-fn running(pid: &str) -> bool {
-    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
-        let state = stat.rsplit_once(')').map(|(_, rest)| rest.trim_start());
-        !state.is_some_and(|s| s.starts_with('Z') || s.starts_with('X'))
-    })
-}
-
 /// The reference behind a launcher that also starts a process of its own,
 /// detached from every pipe (as `npx` or `uv run` leave a server behind
 /// them): when a replayer is done with a server, nothing the launcher
@@ -198,14 +188,7 @@ fn nothing_a_launcher_started_outlives_the_replay_in_either_replayer() {
         let started: Vec<&str> = started.lines().collect();
         // The shared process and one fresh process per sequence vector.
         assert!(started.len() >= 2, "{name}: {started:?}");
-        let until = Instant::now() + std::time::Duration::from_secs(10);
-        while started.iter().any(|p| running(p)) && Instant::now() < until {
-            std::thread::sleep(std::time::Duration::from_millis(10));
-        }
-        let left: Vec<&&str> = started.iter().filter(|p| running(p)).collect();
-        for pid in &left {
-            let _ = Command::new("kill").args(["-KILL", pid]).status();
-        }
+        let left = fixture::left_running(&started);
         assert!(
             left.is_empty(),
             "{name} left {} of {} running: {left:?}",

@@ -4,7 +4,7 @@
 //! the fault-injected `faulty_server` example (`examples/faulty_server.rs`),
 //! which `cargo test` builds into `target/<profile>/examples/`.
 //!
-//! Used by `tests/check.rs` and `tests/diff.rs` through `#[path]`.
+//! Used by the tests in `tests/` through `#[path]`.
 
 #![allow(dead_code)]
 
@@ -73,4 +73,31 @@ pub(crate) fn cli(args: &[&str]) -> (i32, String, String) {
         String::from_utf8_lossy(&out.stdout).into_owned(),
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
+}
+
+/// Whether process `pid` is running (a zombie, killed but not yet reaped,
+/// is not), for the tests that nothing a server started outlives it.
+#[cfg(target_os = "linux")]
+pub(crate) fn running(pid: &str) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+        let state = stat.rsplit_once(')').map(|(_, rest)| rest.trim_start());
+        !state.is_some_and(|s| s.starts_with('Z') || s.starts_with('X'))
+    })
+}
+
+/// Waits up to ten seconds for every process of `pids` to stop running;
+/// kills those still running and returns them.
+#[cfg(target_os = "linux")]
+pub(crate) fn left_running<'p>(pids: &[&'p str]) -> Vec<&'p str> {
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while pids.iter().any(|p| running(p)) && std::time::Instant::now() < until {
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    let left: Vec<&str> = pids.iter().copied().filter(|p| running(p)).collect();
+    for pid in &left {
+        let _ = std::process::Command::new("kill")
+            .args(["-KILL", pid])
+            .status();
+    }
+    left
 }
