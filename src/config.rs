@@ -636,6 +636,13 @@ mod tests {
             // A leap year whose century is not a multiple of four (found
             // by cargo-mutants: the year read as `century + 100 + year`).
             "2104-02-29T00:00:00Z",
+            // Years below 100: year 4 is a leap year, and so is year 0 (a
+            // multiple of 400). Found by cargo-mutants: the year read as
+            // `century * 100 - year` tells the same leap years, but
+            // overflows below 100 (a panic where overflow checks are on,
+            // as in the mutation profile).
+            "0004-02-29T00:00:00Z",
+            "0000-02-29T00:00:00Z",
         ] {
             assert!(is_rfc3339_utc(ok), "{ok}");
         }
@@ -649,6 +656,7 @@ mod tests {
             "२०२६-09-14T00:00:00Z",
             "2026-02-29T00:00:00Z",
             "1900-02-29T00:00:00Z",
+            "0001-02-29T00:00:00Z",
             "2026-04-31T00:00:00Z",
             "2026-12-31T23:59:60Z",
             // Each separator and each part of the offset, one at a time
@@ -671,6 +679,29 @@ mod tests {
         ] {
             assert!(!is_rfc3339_utc(bad), "{bad}");
         }
+    }
+
+    /// The default line limit is the one the README's configuration table
+    /// documents (row F3 says 4 MiB), whether the configuration is the
+    /// default or a file that leaves the member out (found by
+    /// cargo-mutants: `4 + 1024 * 1024` passed every other test, since the
+    /// model reads the limit from the same configuration).
+    #[test]
+    fn the_default_line_limit_is_the_documented_one() {
+        let readme = include_str!("../README.md");
+        let documented: usize = readme
+            .lines()
+            .find_map(|l| l.strip_prefix("| `max_line_bytes` |"))
+            .and_then(|row| row.rsplit('|').nth(1))
+            .map(str::trim)
+            .and_then(|cell| cell.parse().ok())
+            .expect("the README documents max_line_bytes' default");
+        assert_eq!(documented, 4 * 1024 * 1024);
+        assert_eq!(Config::default().max_line_bytes(), documented);
+        assert_eq!(
+            Config::from_json(b"{}").unwrap().max_line_bytes(),
+            documented
+        );
     }
 
     #[test]
