@@ -460,7 +460,9 @@ pub struct SessionInput {
 }
 
 impl SessionLine {
-    fn line(&self, config: &Config) -> Vec<u8> {
+    /// The line's bytes, rendered for `config` (newlines removed from
+    /// [`SessionLine::Raw`]).
+    pub fn line(&self, config: &Config) -> Vec<u8> {
         match self {
             SessionLine::Request(r) => r.line(config),
             SessionLine::Initialize {
