@@ -294,33 +294,41 @@ pub fn check_line(fixture: &Fixture, line: &[u8]) -> (Option<Vec<u8>>, Vec<&'sta
     (reply, counting.ran, expect)
 }
 
-/// `respond_bytes`: the input as one line, to the textbook server and to
-/// the fixture its length picks (`len % fixtures`, so a trailing space
-/// moves a line to the next fixture without changing what it says).
+/// `respond_bytes`: the input as one line, to the fixtures of
+/// [`respond_bytes_fixtures`].
 pub fn respond_bytes(data: &[u8]) {
-    let fixtures = fixtures();
-    if let Some(textbook) = fixtures.first() {
-        check_line(textbook, data);
-    }
-    let pick = data.len() % fixtures.len();
-    if pick != 0
-        && let Some(fixture) = fixtures.get(pick)
-    {
+    for fixture in respond_bytes_fixtures(data) {
         check_line(fixture, data);
     }
+}
+
+/// The fixtures `respond_bytes` answers `data` with: the textbook one, and
+/// the one its length picks (`len % fixtures`, so a trailing space moves a
+/// line to the next fixture without changing what it says) when that is
+/// another.
+pub fn respond_bytes_fixtures(data: &[u8]) -> impl Iterator<Item = &'static Fixture> {
+    let fixtures = fixtures();
+    let pick = data.len() % fixtures.len();
+    let picked = fixtures.get(pick).filter(|_| pick != 0);
+    fixtures.first().into_iter().chain(picked)
 }
 
 /// `respond_structured`: one [`model::Request`], rendered for the fixture it
 /// names, answered by the core, and held to the oracle.
 pub fn respond_structured(data: &[u8]) {
-    let Ok(request) = model::Request::arbitrary_take_rest(Unstructured::new(data)) else {
-        return;
-    };
-    let fixtures = fixtures();
-    let Some(fixture) = fixtures.get(usize::from(request.fixture) % fixtures.len()) else {
+    let Some((request, fixture)) = structured_input(data) else {
         return;
     };
     check_request(fixture, &request);
+}
+
+/// What `respond_structured` decodes from `data`: the request and the
+/// fixture it names, or `None` when the bytes do not decode.
+pub fn structured_input(data: &[u8]) -> Option<(model::Request, &'static Fixture)> {
+    let request = model::Request::arbitrary_take_rest(Unstructured::new(data)).ok()?;
+    let fixtures = fixtures();
+    let fixture = fixtures.get(usize::from(request.fixture) % fixtures.len())?;
+    Some((request, fixture))
 }
 
 /// Checks the core's reply to `request` with [`check_line`], then the
@@ -400,23 +408,28 @@ pub fn config_load(data: &[u8]) {
         Ok(config) => config,
     };
     let fixture = Fixture::new("loaded", config);
-    let mut discover = model::Request::textbook();
-    discover.method = model::MethodModel::Discover;
-    check_request(&fixture, &discover);
-    // The first few orders (to keep the target fast), and one that does
-    // not exist.
-    let ids = fixture
-        .config
-        .orders()
-        .iter()
-        .take(4)
-        .map(|o| o.order_id.as_str());
-    for (n, order_id) in ids.chain([model::NONEXISTENT_ORDER]).enumerate() {
-        let mut request = model::Request::textbook();
-        request.id = model::IdModel::Int(i64::try_from(n).unwrap_or_default());
-        request.set_order_id(model::OrderRef::Other(model::Text(order_id.to_string())));
+    for request in config_load_requests(&fixture.config) {
         check_request(&fixture, &request);
     }
+}
+
+/// The requests `config_load` sends a loaded configuration's server:
+/// `server/discover`, then `get_order` for the first few orders (to keep
+/// the target fast) and for one that does not exist.
+pub fn config_load_requests(config: &Config) -> Vec<model::Request> {
+    let mut discover = model::Request::textbook();
+    discover.method = model::MethodModel::Discover;
+    let ids = config.orders().iter().take(4).map(|o| o.order_id.as_str());
+    let orders = ids
+        .chain([model::NONEXISTENT_ORDER])
+        .enumerate()
+        .map(|(n, order_id)| {
+            let mut request = model::Request::textbook();
+            request.id = model::IdModel::Int(i64::try_from(n).unwrap_or_default());
+            request.set_order_id(model::OrderRef::Other(model::Text(order_id.to_string())));
+            request
+        });
+    std::iter::once(discover).chain(orders).collect()
 }
 
 /// One line of a [`SessionInput`].
@@ -457,6 +470,17 @@ pub struct SessionInput {
     pub legacy: bool,
     /// the lines, in order
     pub lines: Vec<SessionLine>,
+}
+
+impl SessionInput {
+    /// The fixture the session runs on: the legacy one or the textbook one.
+    pub fn fixture(&self) -> &'static Fixture {
+        let wanted = if self.legacy { "legacy" } else { "textbook" };
+        match fixtures().iter().find(|f| f.name == wanted) {
+            Some(fixture) => fixture,
+            None => panic!("no {wanted} fixture"),
+        }
+    }
 }
 
 impl SessionLine {
@@ -537,10 +561,7 @@ pub fn session(data: &[u8]) {
     let Ok(input) = SessionInput::arbitrary_take_rest(Unstructured::new(data)) else {
         return;
     };
-    let wanted = if input.legacy { "legacy" } else { "textbook" };
-    let Some(fixture) = fixtures().iter().find(|f| f.name == wanted) else {
-        panic!("no {wanted} fixture");
-    };
+    let fixture = input.fixture();
     let name = fixture.name;
     let config = &fixture.config;
     let server = &fixture.server;
