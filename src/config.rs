@@ -11,7 +11,7 @@
 //! `basic/authorization/index.mdx`, "stdio transport"), which is why the
 //! trusted user lives here and nowhere in the request path.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::path::Path;
 
@@ -27,6 +27,50 @@ pub const LEGACY_VERSIONS: &[&str] = &["2025-11-25", "2025-06-18"];
 
 /// Default limit on one input line, newline excluded: 4 MiB.
 pub const DEFAULT_MAX_LINE_BYTES: usize = 4 * 1024 * 1024;
+
+/// The tool parameters that may be mirrored into an HTTP header
+/// (`x-mcp-header`, row H14): `(tool, parameter)`. Both are string
+/// parameters statically reachable from their tool's `inputSchema` root, as
+/// `basic/transports/streamable-http.mdx` ("Schema Extension") requires; a
+/// test in `tools` holds this list equal to the advertised schemas.
+pub const HEADER_PARAMS: &[(&str, &str)] =
+    &[("get_order", "order_id"), ("lookup_stock", "product_id")];
+
+/// The default MCP endpoint path of the HTTP binding.
+pub const DEFAULT_ENDPOINT: &str = "/mcp";
+
+/// Settings of the Streamable HTTP binding (`serve --http`), the `http`
+/// member of a configuration file.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct HttpSettings {
+    /// The MCP endpoint path (default `/mcp`).
+    #[serde(default = "default_endpoint")]
+    pub endpoint: String,
+    /// Origins a request may come from (`Origin` header, compared without
+    /// regard to ASCII case). `None`: the loopback origins of the bound
+    /// address only.
+    #[serde(default)]
+    pub allowed_origins: Option<Vec<String>>,
+    /// Host header values accepted (DNS rebinding). `None`: when bound to
+    /// loopback, the loopback names with the bound port; otherwise any.
+    #[serde(default)]
+    pub allowed_hosts: Option<Vec<String>>,
+}
+
+fn default_endpoint() -> String {
+    DEFAULT_ENDPOINT.to_owned()
+}
+
+impl Default for HttpSettings {
+    fn default() -> Self {
+        HttpSettings {
+            endpoint: default_endpoint(),
+            allowed_origins: None,
+            allowed_hosts: None,
+        }
+    }
+}
 
 /// One order of the snapshot.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
@@ -110,6 +154,8 @@ pub struct Config {
     discover_cache: CacheHint,
     tools_cache: CacheHint,
     max_line_bytes: usize,
+    param_headers: BTreeMap<String, BTreeMap<String, String>>,
+    http: HttpSettings,
 }
 
 /// The file format: every member optional, defaults from the textbook.
@@ -126,6 +172,10 @@ struct ConfigFile {
     discover_cache: Option<CacheHint>,
     tools_cache: Option<CacheHint>,
     max_line_bytes: Option<usize>,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    param_headers: BTreeMap<String, BTreeMap<String, String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    http: Option<HttpSettings>,
 }
 
 /// Why a configuration was refused. Its `Display` is one sentence.
@@ -188,6 +238,8 @@ impl Default for Config {
                 scope: CacheScope::Public,
             },
             max_line_bytes: DEFAULT_MAX_LINE_BYTES,
+            param_headers: BTreeMap::new(),
+            http: HttpSettings::default(),
         }
     }
 }
@@ -237,6 +289,10 @@ impl Config {
         if let Some(max) = file.max_line_bytes {
             config.max_line_bytes = max;
         }
+        config.param_headers = file.param_headers;
+        if let Some(http) = file.http {
+            config.http = http;
+        }
         config.validate()?;
         Ok(config)
     }
@@ -254,6 +310,8 @@ impl Config {
             discover_cache: Some(self.discover_cache),
             tools_cache: Some(self.tools_cache),
             max_line_bytes: Some(self.max_line_bytes),
+            param_headers: self.param_headers.clone(),
+            http: (self.http != HttpSettings::default()).then(|| self.http.clone()),
         };
         // Strings, numbers and lists only: serializing cannot fail.
         serde_json::to_string(&file).unwrap_or_default()
@@ -347,7 +405,42 @@ impl Config {
         if self.max_line_bytes < 1024 {
             return Err(invalid("max_line_bytes must be at least 1024"));
         }
-        Ok(())
+        check_param_headers(&self.param_headers)?;
+        check_http(&self.http)
+    }
+
+    /// Mirrors a tool parameter into an HTTP header (`x-mcp-header`):
+    /// `headers` maps tool names to `{parameter: header name}`.
+    pub fn with_param_headers(
+        mut self,
+        headers: BTreeMap<String, BTreeMap<String, String>>,
+    ) -> Result<Config, ConfigError> {
+        self.param_headers = headers;
+        self.validate()?;
+        Ok(self)
+    }
+
+    /// Replaces the HTTP binding's settings.
+    pub fn with_http(mut self, http: HttpSettings) -> Result<Config, ConfigError> {
+        self.http = http;
+        self.validate()?;
+        Ok(self)
+    }
+
+    /// The header name (`x-mcp-header`) that mirrors `param` of `tool`, if
+    /// one is configured.
+    pub fn param_header(&self, tool: &str, param: &str) -> Option<&str> {
+        self.param_headers.get(tool)?.get(param).map(String::as_str)
+    }
+
+    /// Every configured `x-mcp-header`: tool -> {parameter -> header name}.
+    pub fn param_headers(&self) -> &BTreeMap<String, BTreeMap<String, String>> {
+        &self.param_headers
+    }
+
+    /// The HTTP binding's settings.
+    pub fn http(&self) -> &HttpSettings {
+        &self.http
     }
 
     /// The trusted user: the only basis for authorization.
@@ -386,6 +479,74 @@ impl Config {
     pub fn max_line_bytes(&self) -> usize {
         self.max_line_bytes
     }
+}
+
+/// RFC 9110 section 5.6.2: `tchar`, what a header field name is made of.
+pub(crate) fn is_tchar(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b)
+}
+
+/// The constraints of `basic/transports/streamable-http.mdx` ("Schema
+/// Extension") on `x-mcp-header` values, checked at load (row H14).
+fn check_param_headers(
+    headers: &BTreeMap<String, BTreeMap<String, String>>,
+) -> Result<(), ConfigError> {
+    for (tool, params) in headers {
+        let mut seen = BTreeSet::new();
+        for (param, header) in params {
+            if !HEADER_PARAMS.contains(&(tool.as_str(), param.as_str())) {
+                let offered: Vec<String> = HEADER_PARAMS
+                    .iter()
+                    .map(|(t, p)| format!("{t}.{p}"))
+                    .collect();
+                return Err(invalid(format!(
+                    "param_headers names {tool:?}.{param:?}, which is not a tool parameter that can be mirrored into a header (these can: {})",
+                    offered.join(", ")
+                )));
+            }
+            if header.is_empty() || !header.bytes().all(is_tchar) {
+                return Err(invalid(format!(
+                    "param_headers gives {tool}.{param} the header name {header:?}, which is not an HTTP field-name token (letters, digits and !#$%&'*+-.^_`|~ only)"
+                )));
+            }
+            if !seen.insert(header.to_ascii_lowercase()) {
+                return Err(invalid(format!(
+                    "param_headers gives two parameters of {tool} the header name {header:?} (names are compared without regard to case)"
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The `http` member: an absolute path without query or fragment, and
+/// origins and hosts that are plain visible ASCII.
+fn check_http(http: &HttpSettings) -> Result<(), ConfigError> {
+    let path = http.endpoint.as_bytes();
+    if path.first() != Some(&b'/')
+        || path
+            .iter()
+            .any(|b| !b.is_ascii_graphic() || b"?#".contains(b))
+    {
+        return Err(invalid(format!(
+            "http.endpoint {:?} is not a path such as /mcp (it must start with / and hold no spaces, ? or #)",
+            http.endpoint
+        )));
+    }
+    let lists = [
+        ("http.allowed_origins", &http.allowed_origins),
+        ("http.allowed_hosts", &http.allowed_hosts),
+    ];
+    for (field, list) in lists {
+        for entry in list.iter().flatten() {
+            if entry.is_empty() || !entry.bytes().all(|b| b.is_ascii_graphic()) {
+                return Err(invalid(format!(
+                    "{field} holds {entry:?}, which is not a plain ASCII value such as http://localhost:8080"
+                )));
+            }
+        }
+    }
+    Ok(())
 }
 
 fn check_versions(listed: &[String], known: &[&str], field: &str) -> Result<(), ConfigError> {

@@ -127,17 +127,17 @@ impl<'de> Visitor<'de> for ArgumentsSeed<'_> {
     fn visit_unit<E>(self) -> Result<Self::Value, E> {
         Ok(ArgumentsField::Other(Shallow::Null))
     }
-    fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
-        Ok(ArgumentsField::Other(Shallow::Bool))
+    fn visit_bool<E>(self, v: bool) -> Result<Self::Value, E> {
+        Ok(ArgumentsField::Other(Shallow::Bool(v)))
     }
-    fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
-        Ok(ArgumentsField::Other(Shallow::Integer))
+    fn visit_i64<E>(self, v: i64) -> Result<Self::Value, E> {
+        Ok(ArgumentsField::Other(Shallow::Integer(v.into())))
     }
-    fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
-        Ok(ArgumentsField::Other(Shallow::Integer))
+    fn visit_u64<E>(self, v: u64) -> Result<Self::Value, E> {
+        Ok(ArgumentsField::Other(Shallow::Integer(v.into())))
     }
-    fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
-        Ok(ArgumentsField::Other(Shallow::Number))
+    fn visit_f64<E>(self, v: f64) -> Result<Self::Value, E> {
+        Ok(ArgumentsField::Other(Shallow::Number(v.to_bits())))
     }
     fn visit_str<E>(self, v: &str) -> Result<Self::Value, E> {
         Ok(ArgumentsField::Other(Shallow::Str(Cow::Owned(

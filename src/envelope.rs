@@ -390,12 +390,33 @@ pub(crate) fn write_error(
     error: &RpcError<'_>,
     supported_json: &[u8],
 ) {
+    write_error_text(
+        out,
+        id,
+        error.code,
+        error.message,
+        &error.data,
+        supported_json,
+    );
+}
+
+/// [`write_error`] with a message made for this request: the HTTP
+/// binding's `-32020`, whose message names the header and both values
+/// (row H10). Every other error's message is a constant.
+pub(crate) fn write_error_text(
+    out: &mut Vec<u8>,
+    id: Option<&Id<'_>>,
+    code: Code,
+    message: &str,
+    data: &ErrorData<'_>,
+    supported_json: &[u8],
+) {
     write_id(out, id);
     out.extend_from_slice(b",\"error\":{\"code\":");
-    out.extend_from_slice(error.code.wire().as_bytes());
+    out.extend_from_slice(code.wire().as_bytes());
     out.extend_from_slice(b",\"message\":");
-    write_str(out, error.message);
-    match &error.data {
+    write_str(out, message);
+    match data {
         ErrorData::None => {}
         ErrorData::Supported => {
             out.extend_from_slice(b",\"data\":{\"supported\":");

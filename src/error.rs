@@ -2,8 +2,9 @@
 //! every layer returns.
 //!
 //! Row W2 of docs/behavior.md: the codes are `-32700`, `-32600`, `-32601`,
-//! `-32602` (JSON-RPC 2.0 section 5.1) and `-32022` (MCP 2026-07-28
-//! `schema.ts` `UnsupportedProtocolVersionError`), and no other. This enum
+//! `-32602` (JSON-RPC 2.0 section 5.1), `-32022` (MCP 2026-07-28
+//! `schema.ts` `UnsupportedProtocolVersionError`) and, on HTTP only,
+//! `-32020` (`HeaderMismatchError`, row H10), and no other. This enum
 //! is the only way to build an error, so no stray code can reach the wire.
 //! `-32603` (internal error) and `-32021` (missing client capability) are
 //! not here because nothing could emit them: the configuration is validated
@@ -26,6 +27,9 @@ pub enum Code {
     InvalidParams,
     /// `-32022`: the request's protocol version is not served here.
     UnsupportedProtocolVersion,
+    /// `-32020`: an HTTP request's mirrored headers are missing, malformed
+    /// or disagree with its body (the HTTP binding only, row H10).
+    HeaderMismatch,
 }
 
 impl Code {
@@ -40,6 +44,7 @@ impl Code {
             Code::MethodNotFound => "-32601",
             Code::InvalidParams => "-32602",
             Code::UnsupportedProtocolVersion => "-32022",
+            Code::HeaderMismatch => "-32020",
         }
     }
 }
@@ -100,12 +105,13 @@ mod tests {
             (Code::MethodNotFound, -32601),
             (Code::InvalidParams, -32602),
             (Code::UnsupportedProtocolVersion, -32022),
+            (Code::HeaderMismatch, -32020),
         ];
         for (code, n) in all {
             assert_eq!(code.wire(), n.to_string());
             // Never a code MCP reserves without defining it.
             assert!(!(-32019..=-32000).contains(&n));
-            assert!(!(-32099..=-32020).contains(&n) || n == -32022);
+            assert!(!(-32099..=-32020).contains(&n) || n == -32022 || n == -32020);
         }
     }
 }

@@ -50,11 +50,12 @@ pub enum Shallow<'de> {
     /// `null`
     Null,
     /// `true` or `false`
-    Bool,
-    /// an integer that fits in 64 bits
-    Integer,
-    /// any other number (fractional, exponent, or beyond 64 bits)
-    Number,
+    Bool(bool),
+    /// an integer that fits in 64 bits (signed or unsigned)
+    Integer(i128),
+    /// any other number (fractional, exponent, or beyond 64 bits): the bits
+    /// of its nearest 64-bit float, so that the type stays `Eq`
+    Number(u64),
     /// a string, decoded
     Str(Cow<'de, str>),
     /// an array (its content was scanned for duplicates, then dropped)
@@ -166,17 +167,17 @@ impl<'de> Visitor<'de> for ScanSeed<'_> {
     fn visit_unit<E>(self) -> Result<Shallow<'de>, E> {
         Ok(Shallow::Null)
     }
-    fn visit_bool<E>(self, _: bool) -> Result<Shallow<'de>, E> {
-        Ok(Shallow::Bool)
+    fn visit_bool<E>(self, v: bool) -> Result<Shallow<'de>, E> {
+        Ok(Shallow::Bool(v))
     }
-    fn visit_i64<E>(self, _: i64) -> Result<Shallow<'de>, E> {
-        Ok(Shallow::Integer)
+    fn visit_i64<E>(self, v: i64) -> Result<Shallow<'de>, E> {
+        Ok(Shallow::Integer(v.into()))
     }
-    fn visit_u64<E>(self, _: u64) -> Result<Shallow<'de>, E> {
-        Ok(Shallow::Integer)
+    fn visit_u64<E>(self, v: u64) -> Result<Shallow<'de>, E> {
+        Ok(Shallow::Integer(v.into()))
     }
-    fn visit_f64<E>(self, _: f64) -> Result<Shallow<'de>, E> {
-        Ok(Shallow::Number)
+    fn visit_f64<E>(self, v: f64) -> Result<Shallow<'de>, E> {
+        Ok(Shallow::Number(v.to_bits()))
     }
     fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Shallow<'de>, E> {
         Ok(Shallow::Str(Cow::Borrowed(v)))
@@ -299,9 +300,13 @@ mod tests {
     #[test]
     fn shallow_types() {
         assert_eq!(scan("null").0, Shallow::Null);
-        assert_eq!(scan("true").0, Shallow::Bool);
-        assert_eq!(scan("-1.5e3").0, Shallow::Number);
-        assert_eq!(scan("-15").0, Shallow::Integer);
+        assert_eq!(scan("true").0, Shallow::Bool(true));
+        assert_eq!(scan("-1.5e3").0, Shallow::Number((-1500f64).to_bits()));
+        assert_eq!(scan("-15").0, Shallow::Integer(-15));
+        assert_eq!(
+            scan("18446744073709551615").0,
+            Shallow::Integer(u64::MAX.into())
+        );
         assert_eq!(scan(r#""\n""#).0, Shallow::Str(Cow::Borrowed("\n")));
         assert_eq!(scan("[]").0, Shallow::Array);
         assert_eq!(scan("{}").0, Shallow::Object);

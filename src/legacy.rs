@@ -362,7 +362,7 @@ mod tests {
                 ..good.clone()
             },
             MethodParams {
-                protocol_version: Some(Shallow::Integer),
+                protocol_version: Some(Shallow::Integer(1)),
                 ..good.clone()
             },
             MethodParams {

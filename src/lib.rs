@@ -58,6 +58,7 @@ mod config;
 mod dispatch;
 mod envelope;
 mod error;
+pub mod http;
 mod json;
 mod legacy;
 mod meta;
@@ -67,8 +68,8 @@ mod stdio;
 mod tools;
 
 pub use config::{
-    CacheHint, CacheScope, Config, ConfigError, DEFAULT_MAX_LINE_BYTES, Identity, LEGACY_VERSIONS,
-    MODERN_VERSIONS, Order, StockItem,
+    CacheHint, CacheScope, Config, ConfigError, DEFAULT_ENDPOINT, DEFAULT_MAX_LINE_BYTES,
+    HEADER_PARAMS, HttpSettings, Identity, LEGACY_VERSIONS, MODERN_VERSIONS, Order, StockItem,
 };
 pub use legacy::LegacyVersion;
 pub use server::{Disposition, Server};

@@ -174,17 +174,17 @@ impl<'de> Visitor<'de> for ParamsSeed<'_, '_, 'de> {
     fn visit_unit<E>(self) -> Result<(), E> {
         self.other(Shallow::Null)
     }
-    fn visit_bool<E>(self, _: bool) -> Result<(), E> {
-        self.other(Shallow::Bool)
+    fn visit_bool<E>(self, v: bool) -> Result<(), E> {
+        self.other(Shallow::Bool(v))
     }
-    fn visit_i64<E>(self, _: i64) -> Result<(), E> {
-        self.other(Shallow::Integer)
+    fn visit_i64<E>(self, v: i64) -> Result<(), E> {
+        self.other(Shallow::Integer(v.into()))
     }
-    fn visit_u64<E>(self, _: u64) -> Result<(), E> {
-        self.other(Shallow::Integer)
+    fn visit_u64<E>(self, v: u64) -> Result<(), E> {
+        self.other(Shallow::Integer(v.into()))
     }
-    fn visit_f64<E>(self, _: f64) -> Result<(), E> {
-        self.other(Shallow::Number)
+    fn visit_f64<E>(self, v: f64) -> Result<(), E> {
+        self.other(Shallow::Number(v.to_bits()))
     }
     fn visit_str<E>(self, _: &str) -> Result<(), E> {
         self.other(Shallow::Str("".into()))
@@ -508,7 +508,7 @@ impl Versions {
             // `ProgressToken` is `string | integer`. An integer beyond 64
             // bits is refused too: this server could not echo it in a
             // progress notification without a big-number type.
-            if !matches!(token, Shallow::Str(_) | Shallow::Integer) {
+            if !matches!(token, Shallow::Str(_) | Shallow::Integer(_)) {
                 return Err(BAD_PROGRESS_TOKEN);
             }
         }

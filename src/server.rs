@@ -22,8 +22,8 @@
 
 use crate::config::Config;
 use crate::dispatch::Methods;
-use crate::envelope::{self, Message, TOO_LONG};
-use crate::error::RpcError;
+use crate::envelope::{self, Id, Message, TOO_LONG};
+use crate::error::{Code, RpcError};
 use crate::legacy::Legacy;
 use crate::meta::{ParamsField, Versions};
 use crate::tools::{Catalog, Direct, Executor};
@@ -162,16 +162,31 @@ impl Server {
                 Disposition::Replied
             }
             Message::Request { id, method, params } => {
-                match self.handle(&method, params.as_ref(), executor) {
-                    Ok(body) => envelope::write_result(out, &id, body),
-                    Err(error) => envelope::write_error(
-                        out,
-                        Some(&id),
-                        &error,
-                        self.versions.supported_json(),
-                    ),
-                }
+                self.answer_request(&id, &method, params.as_ref(), out, executor);
                 Disposition::Replied
+            }
+        }
+    }
+
+    /// Answers one decoded request, appending the reply line to `out`:
+    /// `None` for a result, else the code of the error it sent (what the
+    /// HTTP binding takes its status from).
+    pub(crate) fn answer_request<E: Executor>(
+        &self,
+        id: &Id<'_>,
+        method: &str,
+        params: Option<&ParamsField<'_>>,
+        out: &mut Vec<u8>,
+        executor: &mut E,
+    ) -> Option<Code> {
+        match self.handle(method, params, executor) {
+            Ok(body) => {
+                envelope::write_result(out, id, body);
+                None
+            }
+            Err(error) => {
+                envelope::write_error(out, Some(id), &error, self.versions.supported_json());
+                Some(error.code)
             }
         }
     }

@@ -8,9 +8,11 @@
 //! `PATH`, the way cargo runs its external subcommands.
 
 mod demo;
+mod http;
 
 use std::ffi::OsString;
 use std::io;
+use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::{Command as Process, ExitCode};
 
@@ -51,8 +53,16 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Serve MCP over stdin/stdout (the default).
-    Serve,
+    /// Serve MCP over stdin/stdout (the default), or over Streamable HTTP
+    /// with `--http`.
+    Serve {
+        /// Serve Streamable HTTP on this address instead of stdio, for
+        /// example 127.0.0.1:8080 (endpoint /mcp; port 0 picks a free
+        /// port). A non-loopback address needs http.allowed_origins in the
+        /// configuration file.
+        #[arg(long, value_name = "ADDR")]
+        http: Option<SocketAddr>,
+    },
     /// Run the textbook's five requests against a `serve` subprocess, print
     /// a table, and write the transcript.
     Demo {
@@ -159,8 +169,9 @@ pub(crate) fn main() -> ExitCode {
         Ok(config) => config,
         Err(sentence) => return refuse(&sentence),
     };
-    match cli.command.unwrap_or(Command::Serve) {
-        Command::Serve => serve(config, cli.log_level),
+    match cli.command.unwrap_or(Command::Serve { http: None }) {
+        Command::Serve { http: None } => serve(config, cli.log_level),
+        Command::Serve { http: Some(addr) } => serve_http(config, addr, cli.log_level),
         Command::Demo { out } => {
             let is_default = config == Config::default();
             demo::run(&cli.config, &cli.user, out, is_default)
@@ -186,6 +197,29 @@ fn load_config(cli: &Cli) -> Result<Config, String> {
             .with_user(user.as_str())
             .map_err(|e| format!("--user: {e}")),
         None => Ok(config),
+    }
+}
+
+/// `serve --http`: exit 0 after a graceful shutdown; 2 for what is refused
+/// before listening (legacy versions, a non-loopback address without
+/// origins); 1 when listening or serving fails.
+fn serve_http(config: Config, addr: SocketAddr, level: LogLevel) -> ExitCode {
+    if !config.legacy_versions().is_empty() {
+        return refuse(
+            "the legacy initialize handshake is not served over HTTP (--legacy or legacy_versions \
+             with --http): serve legacy hosts over stdio, or drop the legacy versions",
+        );
+    }
+    let server = Server::new(config);
+    if let Err(sentence) = http::preflight(&server, addr) {
+        return refuse(&sentence);
+    }
+    match http::serve(server, addr, level) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(sentence) => {
+            eprintln!("mcp-reference: {sentence}");
+            ExitCode::FAILURE
+        }
     }
 }
 

@@ -15,7 +15,8 @@
 use std::collections::BTreeMap;
 
 use super::{
-    Arguments, Checked, Era, Rendered, Tool, read_only_annotations, structured_result, text_result,
+    Arguments, Checked, Era, Mirrored, Rendered, Tool, mirrored, property, read_only_annotations,
+    structured_result, text_result,
 };
 use crate::canonical::{Node, arr, obj};
 use crate::config::Config;
@@ -43,6 +44,7 @@ pub(crate) struct GetOrder {
     readable: BTreeMap<String, Rendered>,
     forbidden: Rendered,
     invalid: Rendered,
+    mirrored: Vec<Mirrored>,
 }
 
 impl GetOrder {
@@ -70,6 +72,7 @@ impl GetOrder {
             readable,
             forbidden: text_result(FORBIDDEN_TEXT, true, identity),
             invalid: text_result(INVALID_TEXT, true, identity),
+            mirrored: mirrored(config, NAME, &["order_id"]),
         }
     }
 }
@@ -91,10 +94,10 @@ impl Tool for GetOrder {
             "inputSchema" => obj! {
                 "type" => "object",
                 "properties" => obj! {
-                    "order_id" => obj! {
+                    "order_id" => property(obj! {
                         "type" => "string",
                         "description" => "The id of one of your orders.",
-                    },
+                    }, "order_id", &self.mirrored),
                 },
                 "required" => arr!["order_id"],
             },
@@ -127,5 +130,9 @@ impl Tool for GetOrder {
             .get(args.str("order_id"))
             .unwrap_or(&self.forbidden)
             .get(args.era())
+    }
+
+    fn mirrored(&self) -> &[Mirrored] {
+        &self.mirrored
     }
 }

@@ -11,7 +11,8 @@
 use std::collections::BTreeMap;
 
 use super::{
-    Arguments, Checked, Era, Rendered, Tool, read_only_annotations, structured_result, text_result,
+    Arguments, Checked, Era, Mirrored, Rendered, Tool, mirrored, property, read_only_annotations,
+    structured_result, text_result,
 };
 use crate::canonical::{Node, arr, obj};
 use crate::config::{Config, StockItem};
@@ -33,6 +34,7 @@ pub(crate) struct LookupStock {
     products: BTreeMap<String, Rendered>,
     unknown: Rendered,
     invalid: Rendered,
+    mirrored: Vec<Mirrored>,
 }
 
 impl LookupStock {
@@ -53,6 +55,7 @@ impl LookupStock {
             products,
             unknown: text_result(UNKNOWN_TEXT, true, identity),
             invalid: text_result(INVALID_TEXT, true, identity),
+            mirrored: mirrored(config, NAME, &["product_id"]),
         }
     }
 }
@@ -71,10 +74,10 @@ impl Tool for LookupStock {
             "inputSchema" => obj! {
                 "type" => "object",
                 "properties" => obj! {
-                    "product_id" => obj! {
+                    "product_id" => property(obj! {
                         "type" => "string",
                         "description" => "The product id, for example python-book.",
-                    },
+                    }, "product_id", &self.mirrored),
                 },
                 "required" => arr!["product_id"],
                 "additionalProperties" => false,
@@ -105,5 +108,9 @@ impl Tool for LookupStock {
             .get(args.str("product_id"))
             .unwrap_or(&self.unknown)
             .get(args.era())
+    }
+
+    fn mirrored(&self) -> &[Mirrored] {
+        &self.mirrored
     }
 }

@@ -153,6 +153,45 @@ pub trait Tool: Send + Sync {
     /// The tool's work: the body of the result for checked arguments,
     /// rendered for [`Checked::era`].
     fn run(&self, args: Checked<'_>) -> &[u8];
+    /// The parameters this tool's `inputSchema` marks with `x-mcp-header`
+    /// (from the configuration), as `(parameter, header name)`: what the
+    /// HTTP binding validates `Mcp-Param-{Name}` headers against (row H14).
+    fn mirrored(&self) -> &[Mirrored];
+}
+
+/// A tool parameter mirrored into the header `Mcp-Param-{header}`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Mirrored {
+    /// The parameter (a top-level property of the `inputSchema`).
+    pub param: &'static str,
+    /// The `x-mcp-header` value: the header is `Mcp-Param-` and this.
+    pub header: String,
+}
+
+/// The configured `x-mcp-header`s of `tool`, for its `params` in order.
+pub(crate) fn mirrored(config: &Config, tool: &str, params: &[&'static str]) -> Vec<Mirrored> {
+    params
+        .iter()
+        .filter_map(|&param| {
+            config.param_header(tool, param).map(|header| Mirrored {
+                param,
+                header: header.to_owned(),
+            })
+        })
+        .collect()
+}
+
+/// A property's schema, with its `x-mcp-header` member last when the
+/// parameter is mirrored (row W1: members the textbook does not show come
+/// after the ones it does).
+pub(crate) fn property(schema: Node, param: &str, mirrored: &[Mirrored]) -> Node {
+    match (schema, mirrored.iter().find(|m| m.param == param)) {
+        (Node::Obj(mut members), Some(m)) => {
+            members.push(("x-mcp-header", Node::Str(m.header.clone())));
+            Node::Obj(members)
+        }
+        (schema, _) => schema,
+    }
 }
 
 /// A call of a catalog tool whose arguments passed its `inputSchema`:

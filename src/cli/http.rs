@@ -1,0 +1,223 @@
+//! `serve --http ADDR`: the thin hyper 1.x + tokio driver around the pure
+//! HTTP binding ([`mcp_reference::http::Binding`]). It owns sockets,
+//! connection limits, timeouts, signals and logs; every protocol and
+//! binding rule is the binding's.
+//!
+//! - HTTP/1.1 with keep-alive; at most [`MAX_CONNECTIONS`] connections at
+//!   once (the next waits to be accepted); a request head must arrive
+//!   within [`HEADER_TIMEOUT`].
+//! - The head is judged first ([`Binding::check_head`]): a refused or
+//!   oversized request is answered without reading its body; a body is
+//!   read up to the limit and no further.
+//! - SIGINT or SIGTERM: stop accepting, answer the requests in flight, close
+//!   idle connections, exit 0 (at most [`DRAIN`] later).
+//! - Logs on stderr: the listening address (unless `--log-level off`), one
+//!   line per request at `info`, failures at `error`.
+//!
+//! Spec: 2026-07-28 `basic/transports/streamable-http.mdx`, "Security &
+//! Endpoint" (bind to localhost when running locally: the default; a
+//! non-loopback address needs configured origins, row H3).
+
+use std::convert::Infallible;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use http_body_util::{BodyExt, Full, Limited};
+use hyper::body::{Bytes, Incoming};
+use hyper::server::conn::http1;
+use hyper::service::service_fn;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::server::graceful::GracefulShutdown;
+use mcp_reference::http::{Binding, Bound, Request, Response};
+use mcp_reference::{LogLevel, Server};
+use tokio::net::TcpListener;
+use tokio::sync::Semaphore;
+
+/// Connections served at once.
+const MAX_CONNECTIONS: usize = 1024;
+/// How long a request head may take to arrive.
+const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long a graceful shutdown waits for requests in flight.
+const DRAIN: Duration = Duration::from_secs(10);
+
+/// Why the server did not start or stopped, as one sentence.
+pub(crate) type Failure = String;
+
+/// Refuses, before binding, what the binding's rules forbid at start: a
+/// non-loopback address without configured origins.
+pub(crate) fn preflight(server: &Server, addr: SocketAddr) -> Result<(), Failure> {
+    if !addr.ip().is_loopback() && server.config().http().allowed_origins.is_none() {
+        return Err(format!(
+            "refusing to listen on {addr}, which is not a loopback address, without http.allowed_origins in the configuration file (DNS rebinding protection; see README, \"Streamable HTTP\")"
+        ));
+    }
+    Ok(())
+}
+
+/// Serves until SIGINT or SIGTERM.
+pub(crate) fn serve(server: Server, addr: SocketAddr, level: LogLevel) -> Result<(), Failure> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the HTTP runtime: {e}"))?;
+    runtime.block_on(run(server, addr, level))
+}
+
+async fn run(server: Server, addr: SocketAddr, level: LogLevel) -> Result<(), Failure> {
+    let listener = TcpListener::bind(addr)
+        .await
+        .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
+    let local = listener
+        .local_addr()
+        .map_err(|e| format!("cannot read the address listened on: {e}"))?;
+    let bound = Bound {
+        port: local.port(),
+        loopback: local.ip().is_loopback(),
+    };
+    let binding = Arc::new(Binding::new(server, bound));
+    if level > LogLevel::Off {
+        eprintln!(
+            "mcp-reference: serving MCP over HTTP at http://{local}{}",
+            binding.server().config().http().endpoint
+        );
+    }
+    let permits = Arc::new(Semaphore::new(MAX_CONNECTIONS));
+    let graceful = GracefulShutdown::new();
+    let mut stop = std::pin::pin!(shutdown_signal());
+    loop {
+        let permit = tokio::select! {
+            permit = permits.clone().acquire_owned() => match permit {
+                Ok(permit) => permit,
+                Err(_) => break,
+            },
+            () = &mut stop => break,
+        };
+        let (stream, peer) = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok(accepted) => accepted,
+                Err(e) => {
+                    if level >= LogLevel::Error {
+                        eprintln!("mcp-reference: accepting a connection failed: {e}");
+                    }
+                    continue;
+                }
+            },
+            () = &mut stop => break,
+        };
+        let binding = binding.clone();
+        let service = service_fn(move |request| {
+            let binding = binding.clone();
+            async move { Ok::<_, Infallible>(answer(&binding, request, peer, level).await) }
+        });
+        let connection = http1::Builder::new()
+            .timer(TokioTimer::new())
+            .header_read_timeout(HEADER_TIMEOUT)
+            .serve_connection(TokioIo::new(stream), service);
+        let connection = graceful.watch(connection);
+        tokio::spawn(async move {
+            if let Err(e) = connection.await
+                && level >= LogLevel::Debug
+            {
+                eprintln!("mcp-reference: connection from {peer}: {e}");
+            }
+            drop(permit);
+        });
+    }
+    drop(listener);
+    if level >= LogLevel::Info {
+        eprintln!("mcp-reference: shutting down: answering the requests in flight");
+    }
+    tokio::select! {
+        () = graceful.shutdown() => Ok(()),
+        () = tokio::time::sleep(DRAIN) => {
+            if level >= LogLevel::Warn {
+                eprintln!("mcp-reference: connections still open after {DRAIN:?}; exiting");
+            }
+            Ok(())
+        }
+    }
+}
+
+/// Answers one request through the binding.
+async fn answer(
+    binding: &Binding,
+    request: hyper::Request<Incoming>,
+    peer: SocketAddr,
+    level: LogLevel,
+) -> hyper::Response<Full<Bytes>> {
+    let (parts, body) = request.into_parts();
+    let headers: Vec<(&str, &[u8])> = parts
+        .headers
+        .iter()
+        .map(|(name, value)| (name.as_str(), value.as_bytes()))
+        .collect();
+    let target = parts.uri.path_and_query().map_or("/", |p| p.as_str());
+    let head = Request {
+        method: parts.method.as_str(),
+        target,
+        headers: &headers,
+        body: &[],
+    };
+    let response = match binding.check_head(&head) {
+        Some(refused) => refused,
+        None => {
+            let limit = binding.server().config().max_line_bytes();
+            match Limited::new(body, limit).collect().await {
+                Ok(collected) => {
+                    let bytes = collected.to_bytes();
+                    binding.respond(&Request {
+                        body: &bytes,
+                        ..head
+                    })
+                }
+                // Over the limit, or the client stopped sending: either
+                // way the body cannot be answered.
+                Err(_) => binding.too_large(),
+            }
+        }
+    };
+    if level >= LogLevel::Info {
+        eprintln!(
+            "mcp-reference: {peer} {} {target} {}",
+            parts.method, response.status
+        );
+    }
+    to_hyper(response)
+}
+
+fn to_hyper(response: Response) -> hyper::Response<Full<Bytes>> {
+    let mut out = hyper::Response::new(Full::new(Bytes::from(response.body)));
+    *out.status_mut() =
+        hyper::StatusCode::from_u16(response.status).unwrap_or(hyper::StatusCode::BAD_REQUEST);
+    for (name, value) in response.headers {
+        out.headers_mut().insert(
+            hyper::header::HeaderName::from_static(name),
+            hyper::header::HeaderValue::from_static(value),
+        );
+    }
+    out
+}
+
+/// Completes on SIGINT or SIGTERM (SIGINT only where there is no SIGTERM).
+async fn shutdown_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        match signal(SignalKind::terminate()) {
+            Ok(mut term) => {
+                tokio::select! {
+                    _ = tokio::signal::ctrl_c() => {}
+                    _ = term.recv() => {}
+                }
+            }
+            Err(_) => {
+                let _ = tokio::signal::ctrl_c().await;
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+    }
+}

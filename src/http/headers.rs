@@ -1,0 +1,299 @@
+//! The mirrored request headers of the HTTP binding: `MCP-Protocol-Version`,
+//! `Mcp-Method`, `Mcp-Name` and `Mcp-Param-{Name}`, validated against the
+//! body, which stays the source of truth (rows H10 to H14 of
+//! docs/behavior.md).
+//!
+//! In order, the first failure answering:
+//!
+//! 1. `MCP-Protocol-Version`, on every request, equal to
+//!    `params._meta["io.modelcontextprotocol/protocolVersion"]` (H11);
+//! 2. `Mcp-Method`, on every request, equal to `method` (H11);
+//! 3. `Mcp-Name`, on `tools/call`, equal to `params.name` (H12);
+//! 4. `Mcp-Param-{Name}`, for each parameter the called tool's
+//!    `inputSchema` marks with `x-mcp-header`: required when the argument
+//!    is present and not null, refused when it is absent or null, and
+//!    equal to it: a string exactly, an integer or number numerically, a
+//!    boolean as `true` / `false`; an array or object can never be mirrored
+//!    (H14).
+//!
+//! Each header must appear once and hold only visible ASCII, space and tab
+//! (RFC 9110 section 5.5); `Mcp-Name` and `Mcp-Param-*` values in the Base64
+//! sentinel form `=?base64?...?=` are decoded first, and a sentinel that is
+//! not valid Base64 of UTF-8 text is malformed (H13). Names are compared
+//! without regard to ASCII case, values exactly. A body value the body does
+//! not have (no string version, no string name) never matches a header.
+//!
+//! The `-32020` message names the header and both values, in the
+//! specification's example form; each value is cut to 64 characters and its
+//! control characters, quote and backslash are escaped (`\u{a}`), so the
+//! message stays one short line whatever the request held.
+//!
+//! Spec: 2026-07-28 `basic/transports/streamable-http.mdx`, "Request
+//! Metadata" (all subsections: "Value Encoding", "Server Behavior for
+//! Custom Headers", "Case Sensitivity", "Server Validation").
+
+use std::fmt::Write as _;
+
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD;
+
+use super::Request;
+use crate::dispatch::ArgumentsField;
+use crate::json::Shallow;
+use crate::meta::{MetaField, ParamsField};
+use crate::tools::Catalog;
+
+/// What the headers of one request are checked against.
+pub(super) struct Mirror<'r, 'a> {
+    pub(super) request: &'r Request<'a>,
+    pub(super) method: &'r str,
+    pub(super) params: Option<&'r ParamsField<'r>>,
+    pub(super) catalog: &'r Catalog,
+}
+
+/// A body value a header mirrors.
+enum Body<'v> {
+    /// Not in the body (or of a type the header cannot stand for).
+    Absent,
+    /// A JSON value.
+    Value(&'v Shallow<'v>),
+    /// A string that is not a JSON value of the body (the method).
+    Text(&'v str),
+}
+
+impl Mirror<'_, '_> {
+    /// `Err` is the `-32020` message.
+    pub(super) fn validate(&self) -> Result<(), String> {
+        let object = match self.params {
+            Some(ParamsField::Object(p)) => Some(p),
+            _ => None,
+        };
+        let version = match object.map(|p| &p.meta) {
+            Some(MetaField::Object(meta)) => meta.protocol_version.as_ref(),
+            _ => None,
+        };
+        self.check(
+            "MCP-Protocol-Version",
+            false,
+            version.map_or(Body::Absent, |v| string(v)),
+        )?;
+        self.check("Mcp-Method", false, Body::Text(self.method))?;
+        if self.method != "tools/call" {
+            return Ok(());
+        }
+        let name = object.and_then(|p| p.method.name.as_ref());
+        self.check("Mcp-Name", true, name.map_or(Body::Absent, |v| string(v)))?;
+        let Some(tool) = name
+            .and_then(Shallow::as_str)
+            .and_then(|n| self.catalog.find(n))
+        else {
+            return Ok(());
+        };
+        let arguments = match object.and_then(|p| p.method.arguments.as_ref()) {
+            Some(ArgumentsField::Object(args)) => Some(args),
+            _ => None,
+        };
+        for mirrored in tool.mirrored() {
+            let header = format!("Mcp-Param-{}", mirrored.header);
+            let value = arguments.and_then(|a| a.get(mirrored.param));
+            match value {
+                None | Some(Shallow::Null) => self.refuse_present(&header)?,
+                Some(v) => self.check(&header, true, Body::Value(v))?,
+            }
+        }
+        Ok(())
+    }
+
+    /// A header the body gives no value for must not be sent (H14).
+    fn refuse_present(&self, header: &str) -> Result<(), String> {
+        match self.values(header).next() {
+            None => Ok(()),
+            Some(value) => Err(format!(
+                "Header mismatch: {header} header value '{}' does not match body value (none: the argument is absent or null)",
+                shown(&String::from_utf8_lossy(value))
+            )),
+        }
+    }
+
+    /// Checks one required header against its body value.
+    fn check(&self, header: &str, sentinel: bool, body: Body<'_>) -> Result<(), String> {
+        let mut values = self.values(header);
+        let (Some(raw), None) = (values.next(), values.next()) else {
+            let n = self.values(header).count();
+            return Err(if n == 0 {
+                format!("Header mismatch: the {header} header is required and missing")
+            } else {
+                format!("Header mismatch: the {header} header appears {n} times; send it once")
+            });
+        };
+        if !raw.iter().all(|&b| b == b'\t' || (0x20..0x7f).contains(&b)) {
+            return Err(format!(
+                "Header mismatch: the {header} header value holds characters a header value may not carry (only visible ASCII, space and tab; encode others as =?base64?...?=)"
+            ));
+        }
+        // Only visible ASCII, space and tab remain: valid UTF-8.
+        let text = std::str::from_utf8(raw).unwrap_or_default();
+        let decoded = match sentinel.then(|| decode_sentinel(text)).flatten() {
+            None => text.to_owned(),
+            Some(Ok(decoded)) => decoded,
+            Some(Err(())) => {
+                return Err(format!(
+                    "Header mismatch: the {header} header value '{}' is not valid Base64 of UTF-8 text inside =?base64?...?=",
+                    shown(text)
+                ));
+            }
+        };
+        if matches(&decoded, &body) {
+            return Ok(());
+        }
+        Err(format!(
+            "Header mismatch: {header} header value '{}' does not match body value {}",
+            shown(&decoded),
+            body_shown(&body)
+        ))
+    }
+
+    fn values<'s>(&'s self, name: &'s str) -> impl Iterator<Item = &'s [u8]> + 's {
+        self.request
+            .headers
+            .iter()
+            .filter(move |(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| *v)
+    }
+}
+
+/// A string body value, else absent: a version or name that is not a
+/// string is no value a header can mirror.
+fn string<'v>(value: &'v Shallow<'v>) -> Body<'v> {
+    match value {
+        Shallow::Str(_) => Body::Value(value),
+        _ => Body::Absent,
+    }
+}
+
+/// `Some(Ok)`: a sentinel, decoded; `Some(Err)`: a malformed sentinel;
+/// `None`: a plain value.
+fn decode_sentinel(text: &str) -> Option<Result<String, ()>> {
+    let inner = text.strip_prefix("=?base64?")?.strip_suffix("?=")?;
+    Some(
+        STANDARD
+            .decode(inner)
+            .map_err(|_| ())
+            .and_then(|bytes| String::from_utf8(bytes).map_err(|_| ())),
+    )
+}
+
+/// Whether a decoded header value stands for the body value.
+fn matches(header: &str, body: &Body<'_>) -> bool {
+    match body {
+        Body::Absent => false,
+        Body::Text(text) => header == *text,
+        Body::Value(Shallow::Str(s)) => header == s.as_ref(),
+        Body::Value(Shallow::Bool(b)) => header == if *b { "true" } else { "false" },
+        Body::Value(Shallow::Integer(i)) => match number(header) {
+            Some(Number::Integer(h)) => h == *i,
+            Some(Number::Float(h)) => h == *i as f64 && i.unsigned_abs() < 1 << 53,
+            None => false,
+        },
+        Body::Value(Shallow::Number(bits)) => {
+            let body = f64::from_bits(*bits);
+            match number(header) {
+                Some(Number::Integer(h)) => h as f64 == body && h.unsigned_abs() < 1 << 53,
+                Some(Number::Float(h)) => h == body,
+                None => false,
+            }
+        }
+        Body::Value(_) => false,
+    }
+}
+
+enum Number {
+    Integer(i128),
+    Float(f64),
+}
+
+/// A header value read as a JSON number literal (RFC 8259 section 6), so
+/// that `42`, `42.0` and `4.2e1` compare equal to a body's `42` (the
+/// specification's SHOULD), and nothing else (`+42`, `0x2a`, ` 42`) does.
+fn number(text: &str) -> Option<Number> {
+    let bytes = text.as_bytes();
+    let unsigned = bytes.strip_prefix(b"-").unwrap_or(bytes);
+    let int_len = unsigned.iter().take_while(|b| b.is_ascii_digit()).count();
+    let (int, rest) = unsigned.split_at(int_len);
+    if int.is_empty() || (int.len() > 1 && int.first() == Some(&b'0')) {
+        return None;
+    }
+    if rest.is_empty() {
+        return text.parse().ok().map(Number::Integer);
+    }
+    let mut rest = rest;
+    if let Some(frac) = rest.strip_prefix(b".") {
+        let n = frac.iter().take_while(|b| b.is_ascii_digit()).count();
+        if n == 0 {
+            return None;
+        }
+        rest = frac.get(n..).unwrap_or_default();
+    }
+    if let Some(exp) = rest.strip_prefix(b"e").or_else(|| rest.strip_prefix(b"E")) {
+        let exp = exp
+            .strip_prefix(b"+")
+            .or_else(|| exp.strip_prefix(b"-"))
+            .unwrap_or(exp);
+        if exp.is_empty() || !exp.iter().all(u8::is_ascii_digit) {
+            return None;
+        }
+        rest = b"";
+    }
+    if !rest.is_empty() {
+        return None;
+    }
+    text.parse::<f64>()
+        .ok()
+        .filter(|f| f.is_finite())
+        .map(Number::Float)
+}
+
+/// The body value, as the message shows it.
+fn body_shown(body: &Body<'_>) -> String {
+    match body {
+        Body::Absent => "(none: the body has no such string value)".to_owned(),
+        Body::Text(text) => format!("'{}'", shown(text)),
+        Body::Value(Shallow::Str(s)) => format!("'{}'", shown(s)),
+        Body::Value(Shallow::Bool(b)) => format!("'{b}'"),
+        Body::Value(Shallow::Integer(i)) => format!("'{i}'"),
+        Body::Value(Shallow::Number(bits)) => format!("'{}'", f64::from_bits(*bits)),
+        Body::Value(Shallow::Null) => "'null'".to_owned(),
+        Body::Value(Shallow::Array) => "(an array, which no header can carry)".to_owned(),
+        Body::Value(Shallow::Object) => "(an object, which no header can carry)".to_owned(),
+    }
+}
+
+/// At most this many characters of a value are shown in a message.
+const SHOWN: usize = 64;
+
+/// A value as a message shows it: control characters, `'` and `\` escaped
+/// as `\u{..}`, cut to [`SHOWN`] characters with `...` after a cut.
+pub(crate) fn shown(value: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in value.chars().enumerate() {
+        if i == SHOWN {
+            out.push_str("...");
+            break;
+        }
+        if c.is_control() || c == '\'' || c == '\\' {
+            let _ = write!(out, "\\u{{{:x}}}", c as u32);
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// [`number`] as a float, for the unit tests of `super::tests`.
+#[cfg(test)]
+pub(super) fn tests_number(text: &str) -> Option<f64> {
+    number(text).map(|n| match n {
+        Number::Integer(i) => i as f64,
+        Number::Float(f) => f,
+    })
+}

@@ -1,0 +1,309 @@
+//! The Streamable HTTP binding, pure: one HTTP request (method, target,
+//! header list, body) in, one HTTP response (status, headers, body) out.
+//! No I/O, no clock, no state; the hyper server of the binary is a thin
+//! driver around it.
+//!
+//! It is the HTTP sibling of [`Server::respond`]: the body is decoded and
+//! answered by the same core, so a response body is the stdio reply line to
+//! the same JSON, byte for byte, without its newline. The binding adds
+//! statuses and headers, and the rules that belong to HTTP alone (rows H1 to
+//! H16 of docs/behavior.md, "Streamable HTTP"), checked in this order; the
+//! first that fails answers:
+//!
+//! | step | rule | rows |
+//! | --- | --- | --- |
+//! | path | the one MCP endpoint (query ignored), else 404 | H1 |
+//! | method | POST, else 405 with `Allow: POST` | H2 |
+//! | `Origin` | absent, or an allowed origin, else 403 | H3 |
+//! | `Host` | when the binding checks hosts (bound to loopback), an allowed one, else 403 | H4 |
+//! | `Content-Type` | `application/json` (parameters allowed), else 415 | H5 |
+//! | size | the body (and a declared `Content-Length`) within `max_line_bytes`, else 413 | H6 |
+//! | envelope | the core's reading of the body: its JSON-RPC error with 400; a client's response 400 with no body; a notification 202 with no body | H7, H8, H9 |
+//! | mirrored headers | `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name` and `Mcp-Param-*` present where required, well-formed, equal to the body, else 400 `-32020` ([`headers`]) | H10 to H14 |
+//! | core | the core's reply: 200 for a result, 404 for `-32601`, 400 for every other error | H15 |
+//!
+//! Never: SSE (every reply is one `application/json` object: this server
+//! has no request-scoped notifications), a session id (`Mcp-Session-Id` and
+//! `Last-Event-ID` are ignored), or legacy-era traffic (H16).
+//!
+//! Spec: 2026-07-28 `basic/transports/streamable-http.mdx` (whole) and
+//! `basic/transports/index.mdx`; `basic/index.mdx` "Per-request protocol
+//! fields" (400 for a missing required field); `schema.ts` error types
+//! ("For HTTP, the response status code MUST be `400 Bad Request`").
+
+mod headers;
+
+use crate::envelope::{self, Message};
+use crate::error::{Code, ErrorData};
+use crate::server::Server;
+use crate::tools::{Direct, Executor};
+
+/// One HTTP request, as plain data (the shape of the `http` crate's
+/// `Request`, without the dependency).
+#[derive(Debug, Clone, Copy)]
+pub struct Request<'a> {
+    /// The method, as sent (`POST`; compared exactly: methods are
+    /// case-sensitive, RFC 9110 section 9.1).
+    pub method: &'a str,
+    /// The request target: the path, with any query.
+    pub target: &'a str,
+    /// Every header line, name and value, in the order received. Names
+    /// are compared without regard to ASCII case, values exactly.
+    pub headers: &'a [(&'a str, &'a [u8])],
+    /// The body.
+    pub body: &'a [u8],
+}
+
+/// One HTTP response.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Response {
+    /// The status code.
+    pub status: u16,
+    /// The headers the binding sets (`content-type`, `allow`), lowercase.
+    pub headers: Vec<(&'static str, &'static str)>,
+    /// The body: empty, or one JSON-RPC response without a newline.
+    pub body: Vec<u8>,
+}
+
+impl Response {
+    fn empty(status: u16) -> Response {
+        Response {
+            status,
+            headers: Vec::new(),
+            body: Vec::new(),
+        }
+    }
+
+    fn json(status: u16, mut line: Vec<u8>) -> Response {
+        if line.last() == Some(&b'\n') {
+            line.pop();
+        }
+        Response {
+            status,
+            headers: vec![("content-type", JSON)],
+            body: line,
+        }
+    }
+
+    /// The value of header `name` (lowercase) the binding set, if any.
+    pub fn header(&self, name: &str) -> Option<&'static str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, v)| *v)
+    }
+}
+
+/// The media type of every reply body, and the only one a request may
+/// carry.
+const JSON: &str = "application/json";
+
+/// Where the server listens, as far as the binding's defaults depend on it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Bound {
+    /// The port.
+    pub port: u16,
+    /// Whether the address is a loopback address.
+    pub loopback: bool,
+}
+
+/// A configured binding: the core's server plus the HTTP settings, with
+/// the defaults that depend on the bound address resolved once.
+pub struct Binding {
+    server: Server,
+    endpoint: String,
+    origins: Vec<String>,
+    hosts: Option<Vec<String>>,
+}
+
+impl Binding {
+    /// Builds the binding for a server listening at `bound`. Allowed
+    /// origins default to the loopback origins of the port (H3); allowed
+    /// hosts, when bound to loopback, to the loopback names with the port
+    /// (H4).
+    pub fn new(server: Server, bound: Bound) -> Binding {
+        let settings = server.config().http();
+        let loopback_names = |scheme: &str| -> Vec<String> {
+            let mut names = Vec::new();
+            for host in ["localhost", "127.0.0.1", "[::1]"] {
+                names.push(format!("{scheme}{host}:{}", bound.port));
+                if bound.port == 80 {
+                    names.push(format!("{scheme}{host}"));
+                }
+            }
+            names
+        };
+        let lower = |list: &[String]| list.iter().map(|s| s.to_ascii_lowercase()).collect();
+        let origins = match &settings.allowed_origins {
+            Some(list) => lower(list),
+            None => loopback_names("http://"),
+        };
+        let hosts = match &settings.allowed_hosts {
+            Some(list) => Some(lower(list)),
+            None => bound.loopback.then(|| loopback_names("")),
+        };
+        Binding {
+            endpoint: settings.endpoint.clone(),
+            server,
+            origins,
+            hosts,
+        }
+    }
+
+    /// The core it answers bodies with.
+    pub fn server(&self) -> &Server {
+        &self.server
+    }
+
+    /// The origins a request may carry (lowercase).
+    pub fn allowed_origins(&self) -> &[String] {
+        &self.origins
+    }
+
+    /// Answers one request.
+    pub fn respond(&self, request: &Request<'_>) -> Response {
+        self.respond_with(request, &mut Direct)
+    }
+
+    /// Answers one request, running tools through `executor`.
+    pub fn respond_with<E: Executor>(&self, request: &Request<'_>, executor: &mut E) -> Response {
+        if let Some(refused) = self.check_head(request) {
+            return refused;
+        }
+        if request.body.len() > self.server.config().max_line_bytes() {
+            return self.too_large();
+        }
+        self.answer_body(request, executor)
+    }
+
+    /// The checks that need no body (H1 to H6, a declared `Content-Length`
+    /// included): `Some` is the response to send without reading the body.
+    /// [`Binding::respond`] runs them too; a driver calls this first so
+    /// that a refused or oversized request is never read.
+    pub fn check_head(&self, request: &Request<'_>) -> Option<Response> {
+        let path = request.target.split('?').next().unwrap_or_default();
+        if path != self.endpoint {
+            return Some(Response::empty(404));
+        }
+        if request.method != "POST" {
+            let mut response = Response::empty(405);
+            response.headers.push(("allow", "POST"));
+            return Some(response);
+        }
+        let mut origins = values(request, "origin");
+        if origins.any(|origin| !self.allowed(&self.origins, origin)) {
+            return Some(Response::empty(403));
+        }
+        if let Some(hosts) = &self.hosts {
+            let mut host = values(request, "host");
+            let ok = match (host.next(), host.next()) {
+                (Some(h), None) => self.allowed(hosts, h),
+                _ => false,
+            };
+            if !ok {
+                return Some(Response::empty(403));
+            }
+        }
+        let mut types = values(request, "content-type");
+        let json = match (types.next(), types.next()) {
+            (Some(t), None) => is_json(t),
+            _ => false,
+        };
+        if !json {
+            return Some(Response::empty(415));
+        }
+        let limit = self.server.config().max_line_bytes();
+        let declared = values(request, "content-length").any(|v| {
+            std::str::from_utf8(v)
+                .ok()
+                .and_then(|v| v.trim().parse::<u64>().ok())
+                .is_none_or(|n| n > limit as u64)
+        });
+        if declared {
+            return Some(self.too_large());
+        }
+        None
+    }
+
+    /// The response to a body over the limit (H6), for a driver that
+    /// stopped reading it.
+    pub fn too_large(&self) -> Response {
+        Response::empty(413)
+    }
+
+    fn allowed(&self, list: &[String], value: &[u8]) -> bool {
+        list.iter()
+            .any(|allowed| allowed.as_bytes().eq_ignore_ascii_case(value))
+    }
+
+    fn answer_body<E: Executor>(&self, request: &Request<'_>, executor: &mut E) -> Response {
+        let mut out = Vec::new();
+        let supported = self.server.versions().supported_json();
+        match envelope::decode(request.body) {
+            Message::Error { id, error } => {
+                envelope::write_error(&mut out, id.as_ref(), &error, supported);
+                Response::json(400, out)
+            }
+            Message::ClientResponse => Response::empty(400),
+            Message::Notification { .. } => Response::empty(202),
+            Message::Request { id, method, params } => {
+                let check = headers::Mirror {
+                    request,
+                    method: &method,
+                    params: params.as_ref(),
+                    catalog: self.server.catalog(),
+                };
+                if let Err(message) = check.validate() {
+                    let data = if method == "initialize" {
+                        ErrorData::Supported
+                    } else {
+                        ErrorData::None
+                    };
+                    envelope::write_error_text(
+                        &mut out,
+                        Some(&id),
+                        Code::HeaderMismatch,
+                        &message,
+                        &data,
+                        supported,
+                    );
+                    return Response::json(400, out);
+                }
+                let code =
+                    self.server
+                        .answer_request(&id, &method, params.as_ref(), &mut out, executor);
+                Response::json(status_of(code), out)
+            }
+        }
+    }
+}
+
+/// H15: the status of a reply the core wrote. `-32601` is 404 (MUST);
+/// `-32022`, `-32602` for a missing `_meta` field and `-32020` are 400
+/// (MUST); every other error is a client's error too, so 400 (DEC23).
+fn status_of(code: Option<Code>) -> u16 {
+    match code {
+        None => 200,
+        Some(Code::MethodNotFound) => 404,
+        Some(_) => 400,
+    }
+}
+
+/// The values of every header called `name` (lowercase), in order.
+fn values<'r>(request: &'r Request<'_>, name: &'r str) -> impl Iterator<Item = &'r [u8]> + 'r {
+    request
+        .headers
+        .iter()
+        .filter(move |(n, _)| n.eq_ignore_ascii_case(name))
+        .map(|(_, v)| *v)
+}
+
+/// H5: `application/json`, in any ASCII case, with or without parameters
+/// (`; charset=utf-8`), with optional whitespace around it.
+fn is_json(value: &[u8]) -> bool {
+    let media = value.split(|&b| b == b';').next().unwrap_or_default();
+    media.trim_ascii().eq_ignore_ascii_case(JSON.as_bytes())
+}
+
+#[cfg(test)]
+mod tests;
