@@ -28,7 +28,7 @@ fn contract_rows() -> Vec<String> {
         .filter_map(|l| {
             let cell = l.strip_prefix("| ")?.split(' ').next()?;
             let (letter, digits) = cell.split_at(1);
-            let ok = matches!(letter, "F" | "E" | "M" | "D" | "T" | "W" | "L")
+            let ok = matches!(letter, "F" | "E" | "M" | "D" | "T" | "W" | "H" | "L")
                 && !digits.is_empty()
                 && digits.bytes().all(|b| b.is_ascii_digit());
             ok.then(|| cell.to_string())
@@ -41,7 +41,7 @@ fn the_registry_is_the_contract_s_rows() {
     let registry: Vec<String> = rows::rows().iter().map(|r| r.id.clone()).collect();
     assert_eq!(
         registry.len(),
-        71,
+        88,
         "docs/rows.json does not parse or lost rows"
     );
     assert_eq!(registry, contract_rows());
@@ -66,7 +66,7 @@ fn every_row_the_model_names_is_registered() {
         let text = std::fs::read_to_string(&path).unwrap();
         for piece in text.split('"').skip(1).step_by(2) {
             let (letter, digits) = piece.split_at(piece.len().min(1));
-            if matches!(letter, "F" | "E" | "M" | "D" | "T" | "W" | "L")
+            if matches!(letter, "F" | "E" | "M" | "D" | "T" | "W" | "H" | "L")
                 && !digits.is_empty()
                 && digits.len() <= 2
                 && digits.bytes().all(|b| b.is_ascii_digit())
@@ -196,6 +196,15 @@ fn the_model_reaches_every_row_and_the_server_agrees() {
             }
             state = next;
         }
+    }
+    let http = mcp_reference_testkit::strategy::http::http_scenario();
+    for _ in 0..3000 {
+        let (c, listen, request) = http.new_tree(&mut runner).unwrap().current();
+        let checker = mcp_reference_testkit::http::HttpChecker::new(&c, listen);
+        let (expect, _) = checker
+            .check(&request)
+            .unwrap_or_else(|e| panic!("{e}\n{request:?}"));
+        *seen.entry(expect.row).or_default() += 1;
     }
     println!("{seen:#?}");
     for row in rows::rows() {

@@ -224,7 +224,15 @@ fn number(text: &str) -> Option<Number> {
         return None;
     }
     if rest.is_empty() {
-        return text.parse().ok().map(Number::Integer);
+        // An integer is one that fits in 64 bits, signed or unsigned, as a
+        // body integer does; a longer one is a float, as in the body.
+        let int = text
+            .parse::<i128>()
+            .ok()
+            .filter(|i| i64::try_from(*i).is_ok() || u64::try_from(*i).is_ok());
+        if let Some(i) = int {
+            return Some(Number::Integer(i));
+        }
     }
     let mut rest = rest;
     if let Some(frac) = rest.strip_prefix(b".") {

@@ -9,6 +9,7 @@
 //! | [`model`] | the one oracle: `docs/behavior.md` as an executable model (core and legacy session), its JSON tree and parser, the one reply reader (with row W1, the canonical form), the row registry `docs/rows.json` |
 //! | [`strategy`] | proptest generators of configurations and lines; every line carries the model's expectation |
 //! | [`invariants`] | the invariants beyond the model: no leak, noninterference, known codes |
+//! | [`http`] | the checks of one HTTP exchange: the binding against the model's HTTP rows, tools run, noninterference, and the stdio invariants on the body |
 //! | [`fuzzing`] | the checks the fuzz targets in `fuzz/` and the stable corpus replay share (`docs/fuzzing.md`) |
 //! | [`schema`] | the official JSON Schemas, loaded and applied to wire messages |
 //!
@@ -19,6 +20,7 @@
 #![forbid(unsafe_code)]
 
 pub mod fuzzing;
+pub mod http;
 pub mod invariants;
 pub mod model;
 #[cfg(feature = "schema")]

@@ -54,8 +54,9 @@ pub mod order {
     ];
     /// `inputSchema`, `outputSchema`.
     pub const SCHEMA: &[&str] = &["type", "properties", "required", "additionalProperties"];
-    /// A property's schema.
-    pub const PROPERTY: &[&str] = &["type", "format", "minimum", "description"];
+    /// A property's schema (`x-mcp-header`, row H14, after the members the
+    /// textbook shows).
+    pub const PROPERTY: &[&str] = &["type", "format", "minimum", "description", "x-mcp-header"];
     /// `ToolAnnotations`.
     pub const ANNOTATIONS: &[&str] = &[
         "readOnlyHint",

@@ -43,6 +43,7 @@ pub mod canonical;
 /// (`-32603` and `-32021` are never emitted: docs/behavior.md, row W2).
 pub const ERROR_CODES: &[i64] = &[-32700, -32600, -32601, -32602, -32022];
 pub mod core;
+pub mod http;
 pub mod legacy;
 pub mod parse;
 pub mod reply;

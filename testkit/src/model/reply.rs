@@ -328,6 +328,23 @@ fn check_result(
             if !schemas {
                 return Err("every tool needs an inputSchema object".into());
             }
+            // H14: a property carries `x-mcp-header` exactly when the
+            // configuration mirrors it, with the configured name.
+            for tool in tools.as_array().into_iter().flatten() {
+                let name = tool.get("name").and_then(Value::as_str).unwrap_or_default();
+                let properties = tool
+                    .pointer("/inputSchema/properties")
+                    .and_then(Value::as_object);
+                for (param, schema) in properties.into_iter().flatten() {
+                    let got = schema.get("x-mcp-header").and_then(Value::as_str);
+                    let want = config.param_header(name, param);
+                    if got != want {
+                        return Err(format!(
+                            "{name}.{param}: x-mcp-header {got:?}, expected {want:?}"
+                        ));
+                    }
+                }
+            }
             want.insert("tools".into(), tools);
             if era == Era::Modern {
                 hint(&mut want, config.tools_cache());

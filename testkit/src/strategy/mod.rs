@@ -19,6 +19,7 @@
 //! blank, oversized and random lines) change the bytes after rendering.
 
 pub mod config;
+pub mod http;
 pub mod request;
 
 use std::fmt;

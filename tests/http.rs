@@ -1,0 +1,177 @@
+//! The Streamable HTTP binding (`src/http`, rows H1 to H17 of
+//! docs/behavior.md) against the one model: generated requests under
+//! generated configurations, every mirrored header changed in turn,
+//! independence of requests, forbidden orders over HTTP, and Example 43.2
+//! over HTTP byte for byte. The binary's server is tested in
+//! `tests/http_binary.rs`.
+
+use std::collections::BTreeMap;
+
+use mcp_reference::Config;
+use mcp_reference::http::{Binding, Bound};
+use mcp_reference_testkit::http::{HttpChecker, as_request};
+use mcp_reference_testkit::model::http::{HttpRequest, Listen};
+use mcp_reference_testkit::strategy::http::{conforming, http_config, http_scenario, listen};
+use proptest::prelude::*;
+use proptest::test_runner::{Config as Runner, TestRunner};
+
+const LOOPBACK: Listen = Listen {
+    port: 8080,
+    loopback: true,
+};
+
+fn post(config: &Config, body: &[u8]) -> HttpRequest {
+    HttpRequest {
+        method: "POST".into(),
+        target: config.http().endpoint.clone(),
+        headers: conforming(config, LOOPBACK, body),
+        body: body.to_vec(),
+    }
+}
+
+fn call(id: &str, order: &str) -> Vec<u8> {
+    format!(
+        r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"get_order","arguments":{{"order_id":"{order}"}},"_meta":{{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{{}}}}}}}}"#
+    )
+    .into_bytes()
+}
+
+fn order_id_header() -> Config {
+    let headers = BTreeMap::from([(
+        "get_order".to_owned(),
+        BTreeMap::from([("order_id".to_owned(), "Order-Id".to_owned())]),
+    )]);
+    Config::default().with_param_headers(headers).unwrap()
+}
+
+proptest! {
+    #![proptest_config(Runner { cases: 1500, ..Runner::default() })]
+
+    /// Every generated request: the binding's response is the model's
+    /// (status, headers, body), only the tools the model allows run, and
+    /// the response is the same without the orders the user may not read.
+    #[test]
+    fn the_binding_is_the_model((config, listen, request) in http_scenario()) {
+        let checker = HttpChecker::new(&config, listen);
+        if let Err(e) = checker.check(&request) {
+            panic!("{e}\nrequest {request:?}");
+        }
+    }
+
+    /// Requests stay independent: any sequence through one binding gets
+    /// the responses a fresh binding gives each request alone.
+    #[test]
+    fn requests_are_independent(
+        (config, listen, requests) in (http_config(), listen()).prop_flat_map(|(c, l)| {
+            let requests = proptest::collection::vec(
+                mcp_reference_testkit::strategy::http::http_request(&c, l), 1..8);
+            (Just(c), Just(l), requests)
+        })
+    ) {
+        let checker = HttpChecker::new(&config, listen);
+        for request in &requests {
+            let (_, response) = checker.check(request).map_err(TestCaseError::fail)?;
+            let fresh = HttpChecker::new(&config, listen);
+            let headers: Vec<(&str, &[u8])> =
+                request.headers.iter().map(|(n, v)| (n.as_str(), v.as_slice())).collect();
+            prop_assert_eq!(fresh.binding().respond(&as_request(request, &headers)), response);
+        }
+    }
+}
+
+/// Changing any one mirrored header of a request whose headers agree gives
+/// the model's header-mismatch row (400, `-32020`), and no tool runs: a
+/// gateway routing on the header can never make the server run the body's
+/// other request.
+#[test]
+fn changing_any_mirrored_header_runs_nothing() {
+    let config = order_id_header();
+    let checker = HttpChecker::new(&config, LOOPBACK);
+    let mut runner = TestRunner::new(Runner {
+        cases: 300,
+        ..Runner::default()
+    });
+    let changes = (0usize..16, "[ -~]{0,8}", any::<bool>());
+    runner
+        .run(&changes, |(which, extra, order)| {
+            let request = post(&config, &call("7", if order { "A-104" } else { "B-205" }));
+            let (expect, _) = checker.check(&request).map_err(TestCaseError::fail)?;
+            prop_assert_eq!(expect.row, "H15");
+            let mirrored: Vec<usize> = request
+                .headers
+                .iter()
+                .enumerate()
+                .filter(|(_, (n, _))| n.starts_with("M"))
+                .map(|(i, _)| i)
+                .collect();
+            prop_assert_eq!(mirrored.len(), 4, "version, method, name, Order-Id");
+            let i = mirrored[which % mirrored.len()];
+            let mut changed = request.clone();
+            let value = &mut changed.headers[i].1;
+            let before = value.clone();
+            if extra.is_empty() {
+                value.clear();
+            } else {
+                value.extend_from_slice(extra.as_bytes());
+            }
+            prop_assume!(*value != before);
+            let (expect, response) = checker.check(&changed).map_err(TestCaseError::fail)?;
+            prop_assert!(
+                ["H10", "H11", "H12", "H14"].contains(&expect.row),
+                "{} for {:?}",
+                expect.row,
+                changed.headers[i]
+            );
+            prop_assert_eq!(response.status, 400);
+            Ok(())
+        })
+        .unwrap();
+}
+
+/// A forbidden order over HTTP: the response is the one for an order that
+/// does not exist, apart from the id, and names nothing of the order.
+#[test]
+fn forbidden_never_leaks_over_http() {
+    for config in [Config::default(), order_id_header()] {
+        let checker = HttpChecker::new(&config, LOOPBACK);
+        let (_, forbidden) = checker.check(&post(&config, &call("1", "B-205"))).unwrap();
+        let (_, missing) = checker.check(&post(&config, &call("1", "Z-999"))).unwrap();
+        assert_eq!(forbidden, missing);
+        let body = String::from_utf8(forbidden.body).unwrap();
+        for secret in ["B-205", "tomas", "shipped", "2026-09-12"] {
+            assert!(!body.contains(secret), "{secret} in {body}");
+        }
+    }
+}
+
+/// Example 43.2 over HTTP: the body is the book's reply line without its
+/// newline, byte for byte.
+#[test]
+fn example_43_2_over_http() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let request = std::fs::read(format!("{root}/data/example-43.2.request.json")).unwrap();
+    let reply = std::fs::read(format!("{root}/data/example-43.2.response.json")).unwrap();
+    let request = request.strip_suffix(b"\n").unwrap_or(&request);
+    let config = Config::default();
+    let binding = Binding::new(
+        mcp_reference::Server::new(config.clone()),
+        Bound {
+            port: 8080,
+            loopback: true,
+        },
+    );
+    let http = post(&config, request);
+    let headers: Vec<(&str, &[u8])> = http
+        .headers
+        .iter()
+        .map(|(n, v)| (n.as_str(), v.as_slice()))
+        .collect();
+    let response = binding.respond(&as_request(&http, &headers));
+    assert_eq!(response.status, 200);
+    assert_eq!(
+        response.body,
+        reply.strip_suffix(b"\n").unwrap_or(&reply),
+        "{}",
+        String::from_utf8_lossy(&response.body)
+    );
+}
