@@ -473,8 +473,73 @@ fn session_class(data: &[u8]) -> Option<String> {
 type Seeds = Vec<(String, Vec<u8>)>;
 
 /// Every seed the generator makes, by target.
-fn generated() -> [(&'static str, Seeds); 4] {
+/// Seeds of the `http` target, in its input layout
+/// (`testkit/src/fuzzing/http.rs`): fixture, flags, method, target, edits
+/// (operation, header name, value), body.
+fn http_seeds() -> Seeds {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let example = std::fs::read(root.join("data/example-43.2.request.json")).expect("Example 43.2");
+    let example = example.strip_suffix(b"\n").unwrap_or(&example).to_vec();
+    let meta = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#;
+    let discover =
+        format!(r#"{{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{{{meta}}}}}"#)
+            .into_bytes();
+    let stock = format!(r#"{{"jsonrpc":"2.0","id":"s","method":"tools/call","params":{{"name":"lookup_stock","arguments":{{"product_id":"python-book"}},{meta}}}}}"#).into_bytes();
+    let initialize = br#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}"#.to_vec();
+    let seed = |fixture: u8, flags: u8, method: u8, edits: &[(u8, u8, &[u8])], body: &[u8]| {
+        let mut data = vec![fixture, flags, method, 0, edits.len() as u8];
+        for (op, name, value) in edits {
+            data.extend_from_slice(&[*op, *name, value.len() as u8]);
+            data.extend_from_slice(value);
+        }
+        data.extend_from_slice(body);
+        data
+    };
+    vec![
+        ("example-43.2".into(), seed(0, 1, 0, &[], &example)),
+        ("example-43.2-order-id".into(), seed(1, 1, 0, &[], &example)),
+        ("discover".into(), seed(0, 1, 0, &[], &discover)),
+        ("get-405".into(), seed(0, 1, 1, &[], b"")),
+        (
+            "version-mismatch".into(),
+            seed(0, 1, 0, &[(1, 2, b"2025-11-25")], &example),
+        ),
+        (
+            "origin-evil".into(),
+            seed(0, 1, 0, &[(0, 7, b"http://evil.example")], &discover),
+        ),
+        (
+            "bad-sentinel".into(),
+            seed(1, 1, 0, &[(0, 5, b"=?base64?***?=")], &example),
+        ),
+        (
+            "notification".into(),
+            seed(
+                0,
+                1,
+                0,
+                &[],
+                br#"{"jsonrpc":"2.0","method":"notifications/cancelled"}"#,
+            ),
+        ),
+        ("batch".into(), seed(0, 1, 0, &[], b"[]")),
+        ("stock-product".into(), seed(2, 1, 0, &[], &stock)),
+        (
+            "initialize".into(),
+            seed(
+                0,
+                0,
+                0,
+                &[(0, 0, b"127.0.0.1:8080"), (0, 1, b"application/json")],
+                &initialize,
+            ),
+        ),
+    ]
+}
+
+fn generated() -> [(&'static str, Seeds); 5] {
     [
+        ("http", http_seeds()),
         ("respond_bytes", byte_seeds()),
         ("config_load", config_seeds()),
         (

@@ -9,9 +9,9 @@ use std::collections::BTreeMap;
 
 use mcp_reference::Config;
 use mcp_reference::http::{Binding, Bound};
-use mcp_reference_testkit::http::{HttpChecker, as_request};
+use mcp_reference_testkit::http::{HttpChecker, as_request, conforming};
 use mcp_reference_testkit::model::http::{HttpRequest, Listen};
-use mcp_reference_testkit::strategy::http::{conforming, http_config, http_scenario, listen};
+use mcp_reference_testkit::strategy::http::{http_config, http_scenario, listen};
 use proptest::prelude::*;
 use proptest::test_runner::{Config as Runner, TestRunner};
 
@@ -174,4 +174,29 @@ fn example_43_2_over_http() {
         "{}",
         String::from_utf8_lossy(&response.body)
     );
+}
+
+/// The HTTP generators reach every HTTP row often: a regression in their
+/// weights would silently weaken every property above.
+#[test]
+fn the_http_generator_covers_every_row() {
+    use proptest::strategy::ValueTree;
+    let mut runner = TestRunner::deterministic();
+    let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
+    let scenario = http_scenario();
+    for _ in 0..3000 {
+        let (config, listen, request) = scenario.new_tree(&mut runner).unwrap().current();
+        let (expect, _) = HttpChecker::new(&config, listen).check(&request).unwrap();
+        *seen.entry(expect.row).or_default() += 1;
+    }
+    for row in mcp_reference_testkit::model::rows::rows() {
+        if row.id.starts_with('H') {
+            let least = if row.id == "H16" { 3 } else { 20 };
+            assert!(
+                seen.get(row.id.as_str()).is_some_and(|n| *n >= least),
+                "the HTTP generators rarely or never reach row {}: {seen:#?}",
+                row.id
+            );
+        }
+    }
 }

@@ -25,10 +25,12 @@
 //! the rules are those of `docs/behavior.md`, as [`crate::model`] executes
 //! them.
 
+pub mod http;
 pub mod model;
 #[cfg(test)]
 mod profile;
 pub mod render;
+pub use self::http::http;
 
 use std::sync::OnceLock;
 
@@ -49,6 +51,7 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("respond_structured", respond_structured),
     ("config_load", config_load),
     ("session", session),
+    ("http", http),
 ];
 
 /// An executor that counts which tools ran.

@@ -127,7 +127,7 @@ fn named<'r>(request: &'r HttpRequest, name: &str) -> Vec<&'r [u8]> {
     request
         .headers
         .iter()
-        .filter(|(n, _)| n.to_ascii_lowercase() == name.to_ascii_lowercase())
+        .filter(|(n, _)| n.eq_ignore_ascii_case(name))
         .map(|(_, v)| v.as_slice())
         .collect()
 }
@@ -498,7 +498,7 @@ fn is_number_literal(s: &str) -> bool {
 fn base64(text: &str) -> Option<Vec<u8>> {
     const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     let bytes = text.as_bytes();
-    if bytes.len() % 4 != 0 {
+    if !bytes.len().is_multiple_of(4) {
         return None;
     }
     let pad = bytes.iter().rev().take_while(|&&b| b == b'=').count();

@@ -35,7 +35,7 @@
 //! | L14, L15, L16, L17 | [`legacy::step`] (era), [`core::meta`] (L15, L17), [`core::method`] (L16) |
 //!
 //! The contract's decisions are cited by the ids `docs/behavior.md` gives
-//! them (DEC1 to DEC22).
+//! them (DEC1 to DEC29).
 
 pub mod canonical;
 

@@ -14,7 +14,7 @@ use proptest::prelude::*;
 use proptest::sample::select;
 
 use super::case;
-use crate::model::Json;
+use crate::http::{base64, conforming};
 use crate::model::http::{HttpRequest, Listen};
 
 /// A configuration from [`super::config`], often with `x-mcp-header`
@@ -62,94 +62,6 @@ pub fn listen() -> BoxedStrategy<Listen> {
         1 => Just(Listen { port: 8080, loopback: false }),
     ]
     .boxed()
-}
-
-/// The headers a conforming client sends with `body` (a POST to the
-/// endpoint of `config`, at `listen`): `Host`, `Content-Type`, and every
-/// mirrored header whose source value the body has.
-pub fn conforming(config: &Config, listen: Listen, body: &[u8]) -> Vec<(String, Vec<u8>)> {
-    let mut headers = vec![
-        (
-            "Host".to_owned(),
-            format!("127.0.0.1:{}", listen.port).into_bytes(),
-        ),
-        ("Content-Type".to_owned(), b"application/json".to_vec()),
-    ];
-    let Ok(parsed) = crate::model::parse(body) else {
-        return headers;
-    };
-    let tree = &parsed.tree;
-    let params = tree.get("params");
-    if let Some(v) = params
-        .and_then(|p| p.get("_meta"))
-        .and_then(|m| m.get("io.modelcontextprotocol/protocolVersion"))
-        .and_then(Json::as_str)
-    {
-        headers.push(("MCP-Protocol-Version".to_owned(), encode(v)));
-    }
-    let method = tree.get("method").and_then(Json::as_str);
-    if let Some(m) = method {
-        headers.push(("Mcp-Method".to_owned(), m.as_bytes().to_vec()));
-    }
-    if method != Some("tools/call") {
-        return headers;
-    }
-    let name = params.and_then(|p| p.get("name")).and_then(Json::as_str);
-    if let Some(n) = name {
-        headers.push(("Mcp-Name".to_owned(), encode(n)));
-    }
-    let args = params.and_then(|p| p.get("arguments"));
-    for (param, header) in name
-        .and_then(|n| config.param_headers().get(n))
-        .into_iter()
-        .flatten()
-    {
-        let value = match args.and_then(|a| a.get(param)) {
-            Some(Json::Str(s, _)) => encode(s),
-            Some(Json::Num(n)) => n.clone().into_bytes(),
-            Some(Json::Bool(b)) => b.to_string().into_bytes(),
-            _ => continue,
-        };
-        headers.push((format!("Mcp-Param-{header}"), value));
-    }
-    headers
-}
-
-/// The client's encoding of a string value: as is when it is plain
-/// visible ASCII (spaces inside allowed) and not sentinel-shaped, else the
-/// Base64 sentinel.
-pub fn encode(value: &str) -> Vec<u8> {
-    let plain = value.bytes().all(|b| (0x20..0x7f).contains(&b))
-        && !value.starts_with(' ')
-        && !value.ends_with(' ')
-        && !(value.starts_with("=?base64?") && value.ends_with("?="));
-    if plain {
-        value.as_bytes().to_vec()
-    } else {
-        format!("=?base64?{}?=", base64(value.as_bytes())).into_bytes()
-    }
-}
-
-fn base64(bytes: &[u8]) -> String {
-    const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = String::new();
-    for chunk in bytes.chunks(3) {
-        let b = [
-            chunk.first().copied().unwrap_or(0),
-            chunk.get(1).copied().unwrap_or(0),
-            chunk.get(2).copied().unwrap_or(0),
-        ];
-        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
-        for i in 0..4 {
-            if i <= chunk.len() {
-                let k = ((n >> (18 - 6 * i)) & 63) as usize;
-                out.push(char::from(ALPHABET.get(k).copied().unwrap_or(b'A')));
-            } else {
-                out.push('=');
-            }
-        }
-    }
-    out
 }
 
 /// One way to break a conforming request.
@@ -255,7 +167,7 @@ fn apply(config: &Config, request: &mut HttpRequest, how: Break, pick: usize, ex
         }
         Break::Case => {
             for (n, _) in &mut request.headers {
-                *n = if pick % 2 == 0 {
+                *n = if pick.is_multiple_of(2) {
                     n.to_ascii_lowercase()
                 } else {
                     n.to_ascii_uppercase()
@@ -283,7 +195,7 @@ fn apply(config: &Config, request: &mut HttpRequest, how: Break, pick: usize, ex
         Break::Method(m) => request.method = m.to_owned(),
         Break::Path(p) => request.target = p.to_owned(),
         Break::Length => {
-            let n = if pick % 2 == 0 {
+            let n = if pick.is_multiple_of(2) {
                 request.body.len().to_string()
             } else {
                 (config.max_line_bytes() + 1).to_string()

@@ -1,0 +1,243 @@
+//! `mcp-reference serve --http` as a real process, over real sockets
+//! (rows H1 to H17 are the binding's, tested in `tests/http.rs`; here: what
+//! the driver adds). Every wait has a deadline, so a hung server fails the
+//! test instead of hanging it.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, ChildStderr, Command, Stdio};
+use std::time::{Duration, Instant};
+
+const BIN: &str = env!("CARGO_BIN_EXE_mcp-reference");
+const DEADLINE: Duration = Duration::from_secs(10);
+
+struct Server {
+    child: Child,
+    addr: String,
+    stderr: BufReader<ChildStderr>,
+}
+
+impl Server {
+    fn start(args: &[&str]) -> Server {
+        let mut child = Command::new(BIN)
+            .args(["serve", "--http", "127.0.0.1:0", "--log-level", "info"])
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stderr = BufReader::new(child.stderr.take().unwrap());
+        let mut line = String::new();
+        stderr.read_line(&mut line).unwrap();
+        let addr = line
+            .trim()
+            .rsplit("http://")
+            .next()
+            .and_then(|rest| rest.split('/').next())
+            .unwrap_or_default()
+            .to_owned();
+        assert!(line.contains("serving MCP over HTTP"), "{line}");
+        Server {
+            child,
+            addr,
+            stderr,
+        }
+    }
+
+    fn connect(&self) -> TcpStream {
+        let stream = TcpStream::connect(&self.addr).unwrap();
+        stream.set_read_timeout(Some(DEADLINE)).unwrap();
+        stream
+    }
+
+    /// Sends SIGTERM; the exit code, and the rest of stderr.
+    fn terminate(mut self) -> (Option<i32>, String) {
+        let pid = self.child.id().to_string();
+        assert!(
+            Command::new("kill")
+                .args(["-TERM", &pid])
+                .status()
+                .unwrap()
+                .success()
+        );
+        let start = Instant::now();
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                let mut rest = String::new();
+                self.stderr.read_to_string(&mut rest).unwrap();
+                return (status.code(), rest);
+            }
+            if start.elapsed() > DEADLINE {
+                let _ = self.child.kill();
+                panic!("the server did not exit within {DEADLINE:?} of SIGTERM");
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+/// One HTTP/1.1 response: status, lowercase headers, body.
+struct Reply {
+    status: u16,
+    headers: Vec<(String, String)>,
+    body: Vec<u8>,
+}
+
+impl Reply {
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+fn read_reply(reader: &mut BufReader<TcpStream>) -> Reply {
+    let mut line = String::new();
+    reader.read_line(&mut line).unwrap();
+    let status = line.split(' ').nth(1).unwrap().parse().unwrap();
+    let mut headers = Vec::new();
+    loop {
+        line.clear();
+        reader.read_line(&mut line).unwrap();
+        let l = line.trim_end();
+        if l.is_empty() {
+            break;
+        }
+        let (n, v) = l.split_once(':').unwrap();
+        headers.push((n.to_ascii_lowercase(), v.trim().to_owned()));
+    }
+    let len: usize = headers
+        .iter()
+        .find(|(n, _)| n == "content-length")
+        .map_or(0, |(_, v)| v.parse().unwrap());
+    let mut body = vec![0; len];
+    reader.read_exact(&mut body).unwrap();
+    Reply {
+        status,
+        headers,
+        body,
+    }
+}
+
+fn post(addr: &str, headers: &[(&str, &str)], body: &[u8]) -> Vec<u8> {
+    let mut out = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n",
+        body.len()
+    );
+    for (n, v) in headers {
+        out.push_str(&format!("{n}: {v}\r\n"));
+    }
+    out.push_str("\r\n");
+    [out.as_bytes(), body].concat()
+}
+
+const CALL: &[(&str, &str)] = &[
+    ("MCP-Protocol-Version", "2026-07-28"),
+    ("Mcp-Method", "tools/call"),
+    ("Mcp-Name", "get_order"),
+];
+
+fn example() -> (Vec<u8>, Vec<u8>) {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let request = std::fs::read(format!("{root}/data/example-43.2.request.json")).unwrap();
+    let reply = std::fs::read(format!("{root}/data/example-43.2.response.json")).unwrap();
+    (
+        request.strip_suffix(b"\n").unwrap_or(&request).to_vec(),
+        reply.strip_suffix(b"\n").unwrap_or(&reply).to_vec(),
+    )
+}
+
+/// Example 43.2 over a real socket, twice on one kept-alive connection,
+/// then SIGTERM: the book's reply byte for byte, and a clean exit 0.
+#[test]
+fn example_43_2_on_one_kept_alive_connection_then_sigterm() {
+    let server = Server::start(&[]);
+    let (request, reply) = example();
+    let stream = server.connect();
+    let mut writer = stream.try_clone().unwrap();
+    let mut reader = BufReader::new(stream);
+    for _ in 0..2 {
+        writer
+            .write_all(&post(&server.addr, CALL, &request))
+            .unwrap();
+        let got = read_reply(&mut reader);
+        assert_eq!(got.status, 200);
+        assert_eq!(got.header("content-type"), Some("application/json"));
+        assert_eq!(got.header("mcp-session-id"), None);
+        assert_eq!(got.body, reply, "{}", String::from_utf8_lossy(&got.body));
+    }
+    let (code, log) = server.terminate();
+    assert_eq!(code, Some(0), "{log}");
+    assert_eq!(log.matches(" POST /mcp 200").count(), 2, "{log}");
+}
+
+/// The driver answers a refused head without waiting for the body: a
+/// declared body over the limit gets 413 before a byte of it is sent.
+#[test]
+fn an_oversized_body_is_refused_unread() {
+    let server = Server::start(&[]);
+    let mut stream = server.connect();
+    let head = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nContent-Length: 999999999\r\n\r\n",
+        server.addr
+    );
+    stream.write_all(head.as_bytes()).unwrap();
+    let got = read_reply(&mut BufReader::new(stream));
+    assert_eq!(got.status, 413);
+    assert!(got.body.is_empty());
+    let (code, _) = server.terminate();
+    assert_eq!(code, Some(0));
+}
+
+/// GET gets 405 naming POST; a header that disagrees with the body gets
+/// 400 and `-32020`, over the wire as from the binding.
+#[test]
+fn refusals_over_the_wire() {
+    let server = Server::start(&[]);
+    let mut stream = server.connect();
+    let get = format!("GET /mcp HTTP/1.1\r\nHost: {}\r\n\r\n", server.addr);
+    stream.write_all(get.as_bytes()).unwrap();
+    let mut reader = BufReader::new(stream.try_clone().unwrap());
+    let got = read_reply(&mut reader);
+    assert_eq!((got.status, got.header("allow")), (405, Some("POST")));
+    let (request, _) = example();
+    let mismatch = [
+        ("MCP-Protocol-Version", "2025-11-25"),
+        ("Mcp-Method", "tools/call"),
+        ("Mcp-Name", "get_order"),
+    ];
+    stream
+        .write_all(&post(&server.addr, &mismatch, &request))
+        .unwrap();
+    let got = read_reply(&mut reader);
+    assert_eq!(got.status, 400);
+    let body = String::from_utf8(got.body).unwrap();
+    assert!(body.contains(r#""code":-32020"#), "{body}");
+    server.terminate();
+}
+
+fn refused(args: &[&str]) -> String {
+    let out = Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.lines().count(), 1, "{err}");
+    err
+}
+
+/// What the binding's rules forbid at start is refused in one sentence,
+/// exit 2: the legacy era over HTTP, a non-loopback address without
+/// configured origins.
+#[test]
+fn refused_at_start() {
+    let legacy = refused(&["serve", "--http", "127.0.0.1:0", "--legacy", "2025-11-25"]);
+    assert!(legacy.contains("not served over HTTP"), "{legacy}");
+    let open = refused(&["serve", "--http", "0.0.0.0:0"]);
+    assert!(open.contains("allowed_origins"), "{open}");
+}
