@@ -26,7 +26,8 @@
 //!
 //! As a dev-dependency, leave the binary's feature off:
 //! `mcp-reference = { version = "0.1", default-features = false }` brings
-//! serde, serde_json and memchr, nothing else.
+//! serde, serde_json, memchr and base64 (the HTTP binding's sentinel
+//! decoding), nothing else.
 //!
 //! A [`Session`] adds what belongs to a stdio process (the opt-in legacy
 //! `initialize` handshake); [`serve`] is the stdio driver the binary runs.

@@ -9,6 +9,7 @@
 //! | [`check`] | any stdio MCP 2026-07-28 server against the protocol's rules that hold whatever its tools; independent of the reference's core |
 //! | [`vectors`] | the committed test vectors (`vectors/`, built in) and their replay on any stdio server; independent of the reference's core |
 //! | [`diff`] | an implementation of book-orders against the reference, on generated cases, differences shrunk |
+//! | [`http_client`] | a small blocking HTTP/1.1 client for `check --http`: requests sent as given, responses read with a deadline, JSON or SSE bodies |
 //! | [`process`] | the server under test as a child process: pipes, reader and writer threads, deadlines, killing its process group; what the three above launch |
 //!
 //! `docs/check.md` documents check and diff, `docs/vectors.md` the vectors.
@@ -17,5 +18,6 @@
 
 pub mod check;
 pub mod diff;
+pub mod http_client;
 pub mod process;
 pub mod vectors;

@@ -19,6 +19,7 @@
 //! | [`wire`] | request lines, pairing replies, raw ids, envelope rules |
 //! | [`probes`] | the checks' exchanges and verdicts |
 //! | [`report`] | outcomes, verdict, table and JSON |
+//! | [`http`] | `check --http URL`: the Streamable HTTP binding's checks, over [`crate::http_client`] |
 //!
 //! Spec: 2026-07-28 `basic/transports/stdio.mdx` (how a client launches and
 //! talks to a stdio server); each check's own section is in the catalog and
@@ -26,6 +27,7 @@
 
 pub mod catalog;
 pub mod ctx;
+pub mod http;
 pub mod probes;
 pub mod report;
 pub mod wire;

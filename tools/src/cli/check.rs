@@ -75,14 +75,35 @@ pub(crate) struct Args {
     #[arg(long, value_name = "NAME", requires = "vectors")]
     fixture: Option<String>,
 
+    /// Check a Streamable HTTP server at this endpoint URL (for example
+    /// http://127.0.0.1:8080/mcp) instead of launching a stdio command:
+    /// the binding's rules that hold whatever its tools (docs/check.md,
+    /// "HTTP"). Not with --vectors or --schema.
+    #[arg(long, value_name = "URL", conflicts_with_all = ["vectors", "schema"])]
+    http: Option<String>,
+
     /// The server's command and its arguments, after `--`.
-    #[arg(last = true, required = true, value_name = "CMD")]
+    #[arg(last = true, required_unless_present = "http", value_name = "CMD")]
     command: Vec<OsString>,
 }
 
 pub(crate) fn run(args: Args) -> ExitCode {
     if args.vectors {
         return replay(args);
+    }
+    if let Some(url) = args.http.clone() {
+        let options = check::http::HttpOptions {
+            url,
+            timeout: Duration::from_millis(args.timeout_ms),
+            deadline: Duration::from_millis(args.deadline_ms),
+        };
+        return match check::http::run_http(&options) {
+            Ok(report) => print_report(&report, args.json),
+            Err(e) => {
+                eprintln!("mcp-reference check: {e}");
+                ExitCode::from(2)
+            }
+        };
     }
     let options = Options {
         command: args.command,
@@ -92,14 +113,18 @@ pub(crate) fn run(args: Args) -> ExitCode {
         deadline: Duration::from_millis(args.deadline_ms),
         schema: args.schema,
     };
-    let report = match check::run(&options) {
-        Ok(report) => report,
+    match check::run(&options) {
+        Ok(report) => print_report(&report, args.json),
         Err(e) => {
             eprintln!("mcp-reference check: {e}");
-            return ExitCode::from(2);
+            ExitCode::from(2)
         }
-    };
-    if args.json {
+    }
+}
+
+/// Prints a report as a table (or JSON) and returns its verdict's code.
+fn print_report(report: &check::Report, json: bool) -> ExitCode {
+    if json {
         match serde_json::to_string_pretty(&report.json()) {
             Ok(text) => println!("{text}"),
             Err(e) => {

@@ -1,0 +1,139 @@
+//! `check --http` against the reference's `serve --http` (every check
+//! passes) and against a lax HTTP server that answers every POST body with
+//! the reference's core and ignores every header, as the official Python
+//! SDK 2.3 does with a disagreeing `MCP-Protocol-Version`: the
+//! mirrored-header checks fail and name the statement they rest on.
+
+#[path = "support/fixture.rs"]
+mod fixture;
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpListener;
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use mcp_reference::{Config, Server};
+use mcp_reference_tools::check::http::{HttpOptions, run_http};
+use mcp_reference_tools::check::{Outcome, Verdict};
+
+fn options(url: String) -> HttpOptions {
+    HttpOptions {
+        url,
+        timeout: Duration::from_secs(5),
+        deadline: Duration::from_secs(60),
+    }
+}
+
+#[test]
+fn the_reference_passes_every_http_check() {
+    let mut server = Command::new(fixture::bin())
+        .args(["serve", "--http", "127.0.0.1:0"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(server.stderr.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let url = line.trim().rsplit(' ').next().unwrap().to_owned();
+    let report = run_http(&options(url)).unwrap();
+    let _ = server.kill();
+    let _ = server.wait();
+    assert_eq!(report.verdict(), Verdict::Pass, "{}", report.table());
+    assert!(
+        report.skipped().is_empty() && report.not_run().is_empty(),
+        "{}",
+        report.table()
+    );
+}
+
+/// Answers each request on `listener` with the core's reply to its body,
+/// status 200 (202 for no reply), whatever the method, path and headers.
+fn lax_server(listener: TcpListener) {
+    let server = Server::new(Config::default());
+    for stream in listener.incoming() {
+        let Ok(stream) = stream else { continue };
+        let mut reader = BufReader::new(stream.try_clone().unwrap());
+        let mut len = 0;
+        loop {
+            let mut line = String::new();
+            if reader.read_line(&mut line).unwrap_or(0) == 0 {
+                break;
+            }
+            if line == "\r\n" {
+                break;
+            }
+            if let Some((n, v)) = line.split_once(':')
+                && n.eq_ignore_ascii_case("content-length")
+            {
+                len = v.trim().parse().unwrap_or(0);
+            }
+        }
+        let mut body = vec![0; len];
+        let _ = reader.read_exact(&mut body);
+        let reply = server.respond(&body).unwrap_or_default();
+        let status = if reply.is_empty() {
+            "202 Accepted"
+        } else {
+            "200 OK"
+        };
+        let head = format!(
+            "HTTP/1.1 {status}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+            reply.len()
+        );
+        let mut stream = stream;
+        let _ = stream.write_all(head.as_bytes());
+        let _ = stream.write_all(&reply);
+    }
+}
+
+#[test]
+fn a_server_that_ignores_the_headers_fails_and_names_the_statement() {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
+    std::thread::spawn(move || lax_server(listener));
+    let report = run_http(&options(url)).unwrap();
+    assert_eq!(report.verdict(), Verdict::Fail, "{}", report.table());
+    for id in [
+        "http.version-header-missing",
+        "http.version-header-mismatch",
+        "http.method-header-mismatch",
+        "http.name-header-missing",
+        "http.name-header-mismatch",
+        "http.unsupported-version",
+        "http.unknown-method",
+        "http.missing-meta-field",
+        "http.origin",
+    ] {
+        assert!(
+            matches!(report.outcome(id), Some(Outcome::Fail(_))),
+            "{id} should fail\n{}",
+            report.table()
+        );
+    }
+    let entry = report
+        .entries
+        .iter()
+        .find(|e| e.check.id == "http.version-header-mismatch")
+        .unwrap();
+    assert!(
+        entry.check.section.starts_with("SHTTP-20 "),
+        "{}",
+        entry.check.section
+    );
+    for id in [
+        "http.post-json",
+        "http.name-base64",
+        "http.header-case",
+        "http.notification",
+    ] {
+        assert_eq!(
+            report.outcome(id),
+            Some(&Outcome::Pass),
+            "{id}\n{}",
+            report.table()
+        );
+    }
+}
