@@ -173,6 +173,35 @@ fn example_43_2_on_one_kept_alive_connection_then_sigterm() {
     assert_eq!(log.matches(" POST /mcp 200").count(), 2, "{log}");
 }
 
+/// SIGTERM while a request is in flight (its body half sent): the server
+/// stops accepting, still answers that request in full, then exits 0.
+#[test]
+fn sigterm_answers_the_request_in_flight() {
+    let server = Server::start(&[]);
+    let (request, reply) = example();
+    let stream = server.connect();
+    let mut writer = stream.try_clone().unwrap();
+    let wire = post(&server.addr, CALL, &request);
+    let (first, rest) = wire.split_at(wire.len() - 40);
+    writer.write_all(first).unwrap();
+    std::thread::sleep(Duration::from_millis(200));
+    let pid = server.child.id().to_string();
+    assert!(
+        Command::new("kill")
+            .args(["-TERM", &pid])
+            .status()
+            .unwrap()
+            .success()
+    );
+    std::thread::sleep(Duration::from_millis(300));
+    writer.write_all(rest).unwrap();
+    let got = read_reply(&mut BufReader::new(stream));
+    assert_eq!(got.status, 200);
+    assert_eq!(got.body, reply);
+    let (code, log) = server.terminate();
+    assert_eq!(code, Some(0), "{log}");
+}
+
 /// The driver answers a refused head without waiting for the body: a
 /// declared body over the limit gets 413 before a byte of it is sent.
 #[test]

@@ -113,7 +113,7 @@ impl HttpChecker {
 // generators and the fuzz target, never a verdict).
 
 /// The headers a conforming client sends with `body` (a POST to the
-/// endpoint of `config`, at `listen`): `Host`, `Content-Type`, and every
+/// endpoint of `config`, at `listen`): `Host`, `Content-Type`, `Accept`, and every
 /// mirrored header whose source value the body has.
 pub fn conforming(config: &Config, listen: Listen, body: &[u8]) -> Vec<(String, Vec<u8>)> {
     let mut headers = vec![
@@ -122,6 +122,11 @@ pub fn conforming(config: &Config, listen: Listen, body: &[u8]) -> Vec<(String, 
             format!("127.0.0.1:{}", listen.port).into_bytes(),
         ),
         ("Content-Type".to_owned(), b"application/json".to_vec()),
+        // A client MUST accept both (SHTTP "Sending Messages" 2).
+        (
+            "Accept".to_owned(),
+            b"application/json, text/event-stream".to_vec(),
+        ),
     ];
     let Ok(parsed) = crate::model::parse(body) else {
         return headers;

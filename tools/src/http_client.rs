@@ -293,8 +293,12 @@ mod tests {
         )
         .unwrap();
         assert_eq!(r.body, b"{}");
-        let sse = b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nContent-Length: 78\r\n\r\nevent: message\r\ndata: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\r\n\r\n: keep\r\n\r\n";
-        let r = parse(sse, true).unwrap();
+        let events = "event: message\r\ndata: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\r\n\r\n: keep\r\n\r\n";
+        let sse = format!(
+            "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nContent-Length: {}\r\n\r\n{events}",
+            events.len()
+        );
+        let r = parse(sse.as_bytes(), false).unwrap();
         assert_eq!(r.reply().unwrap()["id"], 1);
     }
 }

@@ -437,7 +437,11 @@ pub fn run_http(options: &HttpOptions) -> Result<Report, String> {
         let r = HttpRequest {
             method: method.into(),
             target: run.url.path.clone(),
-            headers: vec![("Host".into(), run.url.authority.clone().into_bytes())],
+            // As an older client opens its stream: accepting SSE.
+            headers: vec![
+                ("Host".into(), run.url.authority.clone().into_bytes()),
+                ("Accept".into(), b"text/event-stream".to_vec()),
+            ],
             body: Vec::new(),
         };
         results.push((id, run.as_model_says(&r)));
@@ -548,5 +552,39 @@ fn no_mismatch(run: &Run, request: &HttpRequest) -> Outcome {
             }
         }
         Err(o) => o,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// docs/check.md lists every HTTP check with its level and statement,
+    /// and the statement exists in docs/spec-coverage.md at that level.
+    #[test]
+    fn every_check_names_a_statement_of_its_level() {
+        let docs = include_str!("../../../docs/check.md");
+        let coverage = include_str!("../../../docs/spec-coverage.md");
+        for c in HTTP_CHECKS {
+            let statement = c.section.split(' ').next().unwrap_or_default();
+            let row = docs
+                .lines()
+                .find(|l| l.starts_with(&format!("| `{}` |", c.id)))
+                .unwrap_or_else(|| panic!("docs/check.md has no row for {}", c.id));
+            assert!(
+                row.contains(&format!("| {} | {statement} |", c.level.as_str())),
+                "docs/check.md: {row}"
+            );
+            let source = coverage
+                .lines()
+                .find(|l| l.starts_with(&format!("| {statement} |")))
+                .unwrap_or_else(|| panic!("{}: no statement {statement}", c.id));
+            let level = source.split(" | ").nth(2).unwrap_or_default();
+            let want = match c.level {
+                Level::Must => ["MUST", "MUST NOT"],
+                Level::Should => ["SHOULD", "SHOULD NOT"],
+            };
+            assert!(want.contains(&level), "{}: {statement} is {level}", c.id);
+        }
     }
 }
