@@ -362,7 +362,7 @@ mod tests {
                 ..good.clone()
             },
             MethodParams {
-                protocol_version: Some(Shallow::Integer(1)),
+                protocol_version: Some(Shallow::Integer(1u64.into())),
                 ..good.clone()
             },
             MethodParams {

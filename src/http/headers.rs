@@ -191,8 +191,8 @@ fn matches(header: &str, body: &Body<'_>) -> bool {
         Body::Value(Shallow::Str(s)) => header == s.as_ref(),
         Body::Value(Shallow::Bool(b)) => header == if *b { "true" } else { "false" },
         Body::Value(Shallow::Integer(i)) => match number(header) {
-            Some(Number::Integer(h)) => h == *i,
-            Some(Number::Float(h)) => h == *i as f64 && i.unsigned_abs() < 1 << 53,
+            Some(Number::Integer(h)) => h == i.get(),
+            Some(Number::Float(h)) => h == i.get() as f64 && i.get().unsigned_abs() < 1 << 53,
             None => false,
         },
         Body::Value(Shallow::Number(bits)) => {
@@ -268,7 +268,7 @@ fn body_shown(body: &Body<'_>) -> String {
         Body::Text(text) => format!("'{}'", shown(text)),
         Body::Value(Shallow::Str(s)) => format!("'{}'", shown(s)),
         Body::Value(Shallow::Bool(b)) => format!("'{b}'"),
-        Body::Value(Shallow::Integer(i)) => format!("'{i}'"),
+        Body::Value(Shallow::Integer(i)) => format!("'{}'", i.get()),
         Body::Value(Shallow::Number(bits)) => format!("'{}'", f64::from_bits(*bits)),
         Body::Value(Shallow::Null) => "'null'".to_owned(),
         Body::Value(Shallow::Array) => "(an array, which no header can carry)".to_owned(),
