@@ -31,6 +31,9 @@
 //!
 //! A [`Session`] adds what belongs to a stdio process (the opt-in legacy
 //! `initialize` handshake); [`serve`] is the stdio driver the binary runs.
+//! [`http::Binding`] is the Streamable HTTP sibling of [`Server::respond`]:
+//! a pure function from one HTTP request to one HTTP response, whose body
+//! is the core's reply line without its newline.
 //!
 //! ## Layers
 //!
@@ -38,8 +41,9 @@
 //!
 //! | layer | module | owns |
 //! | --- | --- | --- |
-//! | driver | `stdio` | framing on stdin/stdout, line limit, flushing, end-of-file |
+//! | driver | `stdio` | framing on stdin/stdout, line limit, flushing, end-of-file (the HTTP driver is the binary's: `serve --http`) |
 //! | session | `session` | what belongs to the process: the opt-in legacy handshake |
+//! | HTTP binding | [`http`] | one HTTP request in, one HTTP response out: path, method, origin, host, media type, size, the mirrored headers, statuses (rows H1 to H17) |
 //! | core | `server` | one line in, at most one line out; the order of checks |
 //! | legacy core | `legacy` | beside the core, for the session's legacy-era requests, behind one function |
 //! | envelope | `envelope` | JSON-RPC 2.0: ids, requests, notifications, replies |

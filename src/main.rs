@@ -1,4 +1,5 @@
-//! The `mcp-reference` binary: `serve` (the default) runs the stdio server;
+//! The `mcp-reference` binary: `serve` (the default) runs the stdio server,
+//! `serve --http ADDR` the Streamable HTTP server;
 //! `demo` replays the textbook's recorded run against a real `serve`
 //! subprocess.
 //!

@@ -19,7 +19,7 @@
 //! | `Content-Type` | `application/json` (parameters allowed), else 415 | H5 |
 //! | size | the body (and a declared `Content-Length`) within `max_line_bytes`, else 413 | H6 |
 //! | envelope | the core's reading of the body: its JSON-RPC error with 400; a client's response 400 with no body; a notification 202 with no body | H7, H8, H9 |
-//! | mirrored headers | `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name` and `Mcp-Param-*` present where required, well-formed, equal to the body, else 400 `-32020` ([`headers`]) | H10 to H14 |
+//! | mirrored headers | `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name` and `Mcp-Param-*` present where required, well-formed, equal to the body, else 400 `-32020` (module `headers`) | H10 to H14 |
 //! | core | the core's reply: 200 for a result, 404 for `-32601`, 400 for every other error | H15 |
 //!
 //! Never: SSE (every reply is one `application/json` object: this server

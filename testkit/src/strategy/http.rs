@@ -17,7 +17,7 @@ use super::case;
 use crate::http::{base64, conforming};
 use crate::model::http::{HttpRequest, Listen};
 
-/// A configuration from [`super::config`], often with `x-mcp-header`
+/// A configuration from [`super::config()`], often with `x-mcp-header`
 /// parameters (`Order-Id`, `Product`, or another token) and sometimes with
 /// another endpoint or explicit origins.
 pub fn http_config() -> BoxedStrategy<Config> {
