@@ -10,8 +10,9 @@
 # in a scratch copy of the working tree, never in the tree itself, and runs
 # the tests that exercise them: the unit tests, behavior, golden, canonical,
 # properties, rows, legacy, spec_rules, state_machine, fuzz_replay (the
-# committed fuzz corpora through the fuzz checks) and binary (the stdio
-# driver in the real binary), built with the
+# committed fuzz corpora through the fuzz checks), binary (the stdio
+# driver in the real binary) and http (the HTTP binding against the model),
+# built with the
 # `mutants` profile (Cargo.toml). The results go to target/mutants-out/
 # (MUTANTS_OUT overrides). Needs cargo-mutants (`cargo install
 # cargo-mutants --locked`). Exit status: cargo-mutants' own (0 every viable
@@ -38,7 +39,7 @@ tar -C "$root" --exclude=./target --exclude=./fuzz/target --exclude=./fuzz/cover
   --exclude=./.git -cf - . | tar -C "$scratch" -xf -
 tests=(--lib --test=behavior --test=golden --test=canonical --test=properties
   --test=rows --test=legacy --test=spec_rules --test=state_machine --test=fuzz_replay
-  --test=binary)
+  --test=binary --test=http)
 args=()
 for t in "${tests[@]}"; do args+=("--cargo-arg=$t"); done
 cd "$scratch"

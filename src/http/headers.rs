@@ -94,11 +94,11 @@ impl Mirror<'_, '_> {
             _ => None,
         };
         for mirrored in tool.mirrored() {
-            let header = format!("Mcp-Param-{}", mirrored.header);
+            let header = mirrored.name.as_str();
             let value = arguments.and_then(|a| a.get(mirrored.param));
             match value {
-                None | Some(Shallow::Null) => self.refuse_present(&header)?,
-                Some(v) => self.check(&header, true, Body::Value(v))?,
+                None | Some(Shallow::Null) => self.refuse_present(header)?,
+                Some(v) => self.check(header, true, Body::Value(v))?,
             }
         }
         Ok(())

@@ -164,8 +164,11 @@ pub trait Tool: Send + Sync {
 pub struct Mirrored {
     /// The parameter (a top-level property of the `inputSchema`).
     pub param: &'static str,
-    /// The `x-mcp-header` value: the header is `Mcp-Param-` and this.
+    /// The `x-mcp-header` value.
     pub header: String,
+    /// The whole header name, `Mcp-Param-` and [`Mirrored::header`]
+    /// (built once, not per request).
+    pub name: String,
 }
 
 /// The configured `x-mcp-header`s of `tool`, for its `params` in order.
@@ -176,6 +179,7 @@ pub(crate) fn mirrored(config: &Config, tool: &str, params: &[&'static str]) -> 
             config.param_header(tool, param).map(|header| Mirrored {
                 param,
                 header: header.to_owned(),
+                name: format!("Mcp-Param-{header}"),
             })
         })
         .collect()
