@@ -73,7 +73,7 @@ impl HttpChecker {
         expect.check(
             &self.config,
             response.status,
-            &response.headers,
+            response.headers,
             &response.body,
         )?;
         let allowed = expect.body.as_ref().and_then(|e| e.runs()).flatten();
