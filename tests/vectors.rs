@@ -21,13 +21,11 @@ use std::path::PathBuf;
 
 use mcp_reference::{Config, Server, Session};
 use mcp_reference_testkit::model::{self, Era, rows};
-use mcp_reference_testkit::schema::{Schema, spec_dir};
+use mcp_reference_testkit::schema::{SPEC_COMMIT, Schema, missing, spec_dir};
 use serde_json::{Value, json};
 
 /// The version of the vector format (docs/vectors.md).
 const FORMAT_VERSION: u64 = 1;
-/// The commit of the public specification repository the rows cite.
-const SPEC_COMMIT: &str = "b0f60ba5409db7a6582440a7b473cc0398890f15";
 /// The vector files, in the order the replayers read them.
 const FILES: [&str; 5] = ["generic", "textbook", "stock", "short-lines", "legacy"];
 
@@ -334,8 +332,11 @@ fn sha256_is_sha256() {
 }
 
 fn manifest(files: &BTreeMap<&'static str, (String, Vec<Vector>)>) -> String {
-    let dir = spec_dir().expect("the official schemas: set MCP_SPEC_DIR");
-    let schema_bytes = std::fs::read(dir.join("2026-07-28/schema.json")).unwrap();
+    let path = spec_dir().map(|dir| dir.join("2026-07-28/schema.json"));
+    let schema_bytes = path
+        .as_deref()
+        .and_then(|p| std::fs::read(p).ok())
+        .unwrap_or_else(|| panic!("{}", missing(path.as_deref())));
     let mut by_file = serde_json::Map::new();
     let mut by_section: BTreeMap<String, u64> = BTreeMap::new();
     let mut by_flag: BTreeMap<String, u64> = BTreeMap::new();
