@@ -12,7 +12,11 @@ Single vectors share one server process (2026-07-28 requests are
 stateless); a silence is confirmed by a server/discover probe whose reply
 must be the next line. A vector with `steps` runs on a fresh process whose
 stdin is closed after the last step; its lines are read to end-of-file.
-After a failure the shared process is replaced. Every wait has a deadline.
+A failed vector replaces the shared process only when it exited, stopped
+answering (a wait ran out) or lost step: after a line that did not match,
+a resync probe (id "mcp-vectors-resync-N") is written and the lines before
+its reply are dropped; the process goes on when that reply comes. Every
+wait has a deadline.
 The server runs in a process group of its own, killed whole when the
 replay is done with it, so a launcher leaves nothing running.
 This is the algorithm of `mcp-reference check --vectors`
@@ -245,34 +249,66 @@ def missing(read):
     return "(no reply within %d ms)" % int(round(value * 1000))
 
 
-def sync_line(n):
-    i = '"mcp-vectors-sync-%d"' % n
+# The most lines read and dropped before a resync probe's reply.
+RESYNC_LINES = 64
+
+
+def sync_line(kind, n):
+    """The probe that confirms a silence (kind "sync") or brings the process
+    back in step after a mismatch ("resync"), and its id."""
+    i = '"mcp-vectors-%s-%d"' % (kind, n)
     line = ('{"jsonrpc":"2.0","id":%s,"method":"server/discover","params":{"_meta":'
             '{"io.modelcontextprotocol/protocolVersion":"2026-07-28",'
             '"io.modelcontextprotocol/clientCapabilities":{}}}}' % i)
     return line.encode("utf-8"), i
 
 
+def is_reply_to(line, i):
+    """Whether a line is a reply whose id is the probe's."""
+    try:
+        return id_token(line.decode("utf-8")) == "s:" + json.loads(i)
+    except UnicodeDecodeError:
+        return False
+
+
 def single(p, v, n, o, end):
+    """One single vector on the shared process: None or its failure, and
+    whether the process is still answering (its last read was a line)."""
     s = v["steps"][0]
     p.write(s["request"])
     if s["reply"] is not None:
         read = p.read(o, end)
         if read[0] == "line" and matches(v["match"], s["reply"], read[1]):
-            return None
-        return (1, s["reply"], missing(read))
-    probe, i = sync_line(n)
+            return None, True
+        return (1, s["reply"], missing(read)), read[0] == "line"
+    probe, i = sync_line("sync", n)
     p.write(probe)
     read = p.read(o, end)
     if read[0] == "line":
-        try:
-            probe_reply = id_token(read[1].decode("utf-8")) == "s:" + json.loads(i)
-        except UnicodeDecodeError:
-            probe_reply = False
-        if probe_reply:
-            return None
-        return (1, None, show(read[1]))
-    return (1, None, missing(read) + " (to the probe that follows the request)")
+        if is_reply_to(read[1], i):
+            return None, True
+        return (1, None, show(read[1])), True
+    return (1, None, missing(read) + " (to the probe that follows the request)"), False
+
+
+def in_step(p, passed, answering, n, o, end):
+    """After a single vector: whether the process can serve the next one.
+    A pass keeps it; a wait that ran out or an exit replaces it; after a
+    line that did not match, a resync probe is written and the lines before
+    its reply are dropped, and the process is kept when that reply comes."""
+    if passed:
+        return True
+    if not answering:
+        return False
+    probe, i = sync_line("resync", n)
+    p.write(probe)
+    for _ in range(RESYNC_LINES):
+        read = p.read(o, end)
+        if read[0] != "line":
+            return False
+        if is_reply_to(read[1], i):
+            return True
+    return False
 
 
 def sequence(v, o, end):
@@ -309,18 +345,24 @@ def replay(o):
     end = time.monotonic() + o.deadline
     shared = None
     results = []
+    starts = o.starts = [0]
     try:
         for n, v in enumerate(vectors):
             if time.monotonic() >= end:
                 results.append((v, "notrun"))
                 continue
             if v["sequence"]:
+                starts[0] += 1
                 failure = sequence(v, o, end)
             else:
-                p = shared if shared is not None else Process(o.command)
+                if shared is None:
+                    starts[0] += 1
+                    p = Process(o.command)
+                else:
+                    p = shared
                 shared = None
-                failure = single(p, v, n, o, end)
-                if failure is None:
+                failure, answering = single(p, v, n, o, end)
+                if in_step(p, failure is None, answering, n, o, end):
                     shared = p
                 else:
                     p.kill()
@@ -351,8 +393,8 @@ def report(o, results):
             out.append("  request  %s" % show(v["steps"][step_no - 1]["request"]))
             out.append("  expected %s" % (expected if expected is not None else "(no reply)"))
             out.append("  got      %s" % got)
-    out.append("vectors: %d run, %d passed, %d failed (%d must), %d not run"
-               % (len(results) - cut, passed, failed, must, cut))
+    out.append("vectors: %d run, %d passed, %d failed (%d must), %d not run; %d server starts"
+               % (len(results) - cut, passed, failed, must, cut, o.starts[0]))
     code = 1 if must else (3 if cut else 0)
     out.append("verdict: " + {0: "PASS (every must vector passed)", 1: "FAIL (a must vector failed)",
                               3: "INCOMPLETE (the deadline cut some vectors)"}[code])

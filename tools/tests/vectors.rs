@@ -4,7 +4,8 @@
 //! `examples/faulty_server.rs`: the reference passes every vector of every
 //! fixture; each fault fails the vector of the rule it breaks; and the two
 //! replayers agree on every verdict (the same failing vector ids, the same
-//! exit code). Durations are printed, never asserted.
+//! exit code, the same number of server starts); a mismatch never restarts
+//! the server, a silence does. Durations are printed, never asserted.
 
 #[path = "support/fixture.rs"]
 mod fixture;
@@ -19,10 +20,12 @@ fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
-/// The exit code, the failing vector ids and the whole output.
+/// The exit code, the failing vector ids, how many server processes the
+/// replay started, and the whole output.
 struct Verdict {
     code: i32,
     failed: BTreeSet<String>,
+    starts: Option<u64>,
     out: String,
 }
 
@@ -40,6 +43,11 @@ fn verdict(mut cmd: Command) -> Verdict {
         .filter_map(|l| l.split(' ').next())
         .map(String::from)
         .collect();
+    let starts = text
+        .lines()
+        .filter_map(|l| l.strip_suffix(" server starts"))
+        .filter_map(|l| l.rsplit(' ').next())
+        .find_map(|n| n.parse().ok());
     println!(
         "{:?}: exit {:?} in {:.2} s",
         cmd.get_args().collect::<Vec<_>>(),
@@ -49,6 +57,7 @@ fn verdict(mut cmd: Command) -> Verdict {
     Verdict {
         code: out.status.code().unwrap_or(-1),
         failed,
+        starts,
         out: text + &String::from_utf8_lossy(&out.stderr),
     }
 }
@@ -78,8 +87,8 @@ fn both(fixture: Option<&str>, server: &[OsString]) -> Verdict {
     let r = rust(fixture, server);
     let p = python(fixture, server);
     assert_eq!(
-        (r.code, &r.failed),
-        (p.code, &p.failed),
+        (r.code, &r.failed, r.starts),
+        (p.code, &p.failed, p.starts),
         "the replayers disagree\n--- check --vectors\n{}\n--- replay_vectors.py\n{}",
         r.out,
         p.out
@@ -139,6 +148,36 @@ fn each_fault_fails_its_vectors_with_the_same_verdicts() {
             assert_eq!(v.code, 1, "{flag} fails a must vector\n{}", v.out);
         }
     }
+}
+
+/// A failed vector replaces the server only when it exited, stopped
+/// answering or lost step: a server that fails many vectors with
+/// well-formed lines (a wrong member, a wrong id, a reply to a
+/// notification, log lines on stdout) is started as often as the
+/// reference, once for the shared process and once per sequence, in both
+/// replayers; a server that stops answering is replaced.
+#[test]
+fn a_mismatch_keeps_the_server_and_only_a_silence_or_an_exit_replaces_it() {
+    let reference = both(Some("textbook"), &reference(Some("textbook")));
+    let once = reference.starts.expect("the summary counts server starts");
+    for flag in [
+        "--no-result-type",
+        "--wrong-id",
+        "--answer-notifications",
+        "--log-on-stdout",
+    ] {
+        let v = both(
+            Some("textbook"),
+            &fixture::faulty(&[flag, "--slow-start", "300"]),
+        );
+        assert!(v.failed.len() > 1, "{flag}\n{}", v.out);
+        assert_eq!(v.starts, Some(once), "{flag}\n{}", v.out);
+    }
+    let v = both(
+        Some("textbook"),
+        &fixture::faulty(&["--hang-on", "logging/setLevel"]),
+    );
+    assert!(v.starts > Some(once), "{}", v.out);
 }
 
 /// The command line: an unknown fixture or a server that cannot start is

@@ -3,8 +3,15 @@
 //! `server/discover` probe whose reply must be the next line; a sequence
 //! (`steps`) runs on a fresh process whose stdin is closed after the last
 //! step, and its lines are read to end-of-file. Every wait has a deadline.
-//! After a failure the shared process is replaced, so one fault is not
-//! counted again on the next vector. The server runs on
+//! A failed vector replaces the shared process only when the process is
+//! no longer fit to go on: it exited, it stopped answering (a wait ran
+//! out), or its output lost step with its input. After a well-formed
+//! mismatch (a line came where one was due) a resync probe
+//! (`server/discover`, id `"mcp-vectors-resync-N"`) is written and the
+//! lines before its reply are read and dropped; when that reply comes the
+//! process goes on, else it is replaced. A server that is slow to start is
+//! then started once per run and once per sequence, however many vectors it
+//! fails. The server runs on
 //! [`crate::process::Proc`], as `check` and `diff` run it: in a process
 //! group of its own, killed whole when the replay is done with it, so a
 //! launcher (`npx`, `uv run`, a shell script) leaves nothing running.
@@ -58,11 +65,18 @@ pub struct Report {
     pub fixture: Option<String>,
     /// Each vector with its outcome, in replay order.
     pub results: Vec<(Vector, Outcome)>,
+    /// How many server processes the replay started.
+    pub starts: usize,
 }
 
-/// The id of the probe that confirms a silence.
-fn sync_line(n: usize) -> (Vec<u8>, String) {
-    let id = format!("\"mcp-vectors-sync-{n}\"");
+/// The most lines read and dropped before a resync probe's reply: a
+/// process that writes more has lost step for good and is replaced.
+const RESYNC_LINES: usize = 64;
+
+/// The probe that confirms a silence (`kind` `sync`) or brings the process
+/// back in step after a mismatch (`resync`), and its id.
+fn sync_line(kind: &str, n: usize) -> (Vec<u8>, String) {
+    let id = format!("\"mcp-vectors-{kind}-{n}\"");
     let line = format!(
         "{{\"jsonrpc\":\"2.0\",\"id\":{id},\"method\":\"server/discover\",\"params\":{{\"_meta\":{{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\",\"io.modelcontextprotocol/clientCapabilities\":{{}}}}}}}}"
     );
@@ -79,6 +93,7 @@ fn show(line: &[u8]) -> String {
 struct Process {
     proc: Proc,
     answered: bool,
+    fresh: bool,
 }
 
 enum Read {
@@ -100,6 +115,7 @@ impl Process {
         Ok(Process {
             proc: Proc::spawn(&launch)?,
             answered: false,
+            fresh: true,
         })
     }
 
@@ -139,39 +155,68 @@ fn missing(read: Read) -> String {
     }
 }
 
-/// One single vector on the shared process.
-fn single(p: &mut Process, v: &Vector, n: usize, o: &Options, end: Instant) -> Outcome {
+/// One single vector on the shared process: its outcome, and whether the
+/// process is still answering (its last read was a line, not a wait that
+/// ran out nor an exit).
+fn single(p: &mut Process, v: &Vector, n: usize, o: &Options, end: Instant) -> (Outcome, bool) {
     let Some(step) = v.steps.first() else {
-        return Outcome::Pass;
+        return (Outcome::Pass, true);
     };
     p.write(&step.request);
+    let fail = |expected: Option<&String>, got| Outcome::Fail {
+        step: 1,
+        expected: expected.cloned(),
+        got,
+    };
     match &step.reply {
         Some(expected) => match p.read(o, end) {
-            Read::Line(got) if matches(&v.matching, expected, &got) => Outcome::Pass,
-            read => Outcome::Fail {
-                step: 1,
-                expected: Some(expected.clone()),
-                got: missing(read),
-            },
+            Read::Line(got) if matches(&v.matching, expected, &got) => (Outcome::Pass, true),
+            Read::Line(got) => (fail(Some(expected), show(&got)), true),
+            read => (fail(Some(expected), missing(read)), false),
         },
         None => {
-            let (probe, id) = sync_line(n);
+            let (probe, id) = sync_line("sync", n);
             p.write(&probe);
             match p.read(o, end) {
-                Read::Line(got) if is_reply_to(&got, &id) => Outcome::Pass,
-                Read::Line(got) => Outcome::Fail {
-                    step: 1,
-                    expected: None,
-                    got: show(&got),
-                },
-                read => Outcome::Fail {
-                    step: 1,
-                    expected: None,
-                    got: format!("{} (to the probe that follows the request)", missing(read)),
-                },
+                Read::Line(got) if is_reply_to(&got, &id) => (Outcome::Pass, true),
+                Read::Line(got) => (fail(None, show(&got)), true),
+                read => {
+                    let got = format!("{} (to the probe that follows the request)", missing(read));
+                    (fail(None, got), false)
+                }
             }
         }
     }
+}
+
+/// After a single vector: whether the process can serve the next one. A
+/// pass keeps it; a wait that ran out or an exit replaces it; after a line
+/// that did not match, a resync probe is written and the lines before its
+/// reply are dropped, and the process is kept when that reply comes.
+fn in_step(
+    p: &mut Process,
+    passed: bool,
+    answering: bool,
+    n: usize,
+    o: &Options,
+    end: Instant,
+) -> bool {
+    if passed {
+        return true;
+    }
+    if !answering {
+        return false;
+    }
+    let (probe, id) = sync_line("resync", n);
+    p.write(&probe);
+    for _ in 0..RESYNC_LINES {
+        match p.read(o, end) {
+            Read::Line(line) if is_reply_to(&line, &id) => return true,
+            Read::Line(_) => {}
+            Read::Exited | Read::Timeout(_) => return false,
+        }
+    }
+    false
 }
 
 /// Whether a line is a reply whose id is the probe's.
@@ -234,20 +279,26 @@ pub fn run(o: &Options) -> Result<Report, String> {
     let end = Instant::now() + o.deadline;
     let mut shared: Option<Process> = None;
     let mut results = Vec::new();
+    let mut starts = 0;
     for (n, v) in vectors.into_iter().enumerate() {
         if Instant::now() >= end {
             results.push((v, Outcome::NotRun));
             continue;
         }
         let outcome = if v.sequence {
+            starts += 1;
             sequence(&v, o, end)?
         } else {
             let mut p = match shared.take() {
                 Some(p) => p,
                 None => Process::start(&o.command)?,
             };
-            let outcome = single(&mut p, &v, n, o, end);
-            if outcome == Outcome::Pass {
+            if p.fresh {
+                starts += 1;
+                p.fresh = false;
+            }
+            let (outcome, answering) = single(&mut p, &v, n, o, end);
+            if in_step(&mut p, outcome == Outcome::Pass, answering, n, o, end) {
                 shared = Some(p);
             }
             outcome
@@ -263,6 +314,7 @@ pub fn run(o: &Options) -> Result<Report, String> {
             .join(" "),
         fixture: o.fixture.clone(),
         results,
+        starts,
     })
 }
 
@@ -343,8 +395,9 @@ impl Report {
             }
         }
         out.push_str(&format!(
-            "vectors: {} run, {passed} passed, {failed} failed ({must} must), {cut} not run\n",
-            self.results.len() - cut
+            "vectors: {} run, {passed} passed, {failed} failed ({must} must), {cut} not run; {} server starts\n",
+            self.results.len() - cut,
+            self.starts
         ));
         let verdict = match self.exit_code() {
             0 => "PASS (every must vector passed)",
