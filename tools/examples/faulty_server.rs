@@ -22,6 +22,11 @@
 //!                           handled and answered, as a server answering
 //!                           concurrently may; not a fault: the replies are
 //!                           right
+//!   --random-order          answers each request with a non-null id from a
+//!                           thread of its own, after a random pause of 0 to
+//!                           8 ms, so replies come in a different order on
+//!                           every run, as from a server answering
+//!                           concurrently; not a fault either
 //! ```
 //!
 //! The configuration comes from `MCP_REFERENCE_CONFIG`, as for the real
@@ -50,6 +55,7 @@ struct Faults {
     hang_on: Option<String>,
     stderr_noise: bool,
     late_tool_calls: bool,
+    random_order: bool,
 }
 
 fn parse() -> Result<Faults, String> {
@@ -66,6 +72,7 @@ fn parse() -> Result<Faults, String> {
             "--log-on-stdout" => f.log_on_stdout = true,
             "--stderr-noise" => f.stderr_noise = true,
             "--late-tool-calls" => f.late_tool_calls = true,
+            "--random-order" => f.random_order = true,
             "--slow-start" => {
                 let ms = args.next().ok_or("--slow-start needs milliseconds")?;
                 f.slow_start = Some(ms.parse().map_err(|_| "--slow-start needs milliseconds")?);
@@ -167,6 +174,7 @@ fn main() -> ExitCode {
         }
     };
     let mut held: Option<String> = None;
+    let mut pending = Vec::new();
     for line in rx {
         let reply = handle(&server, &faults, &line);
         // Only a reply with an id can be told from the others when late.
@@ -178,7 +186,22 @@ fn main() -> ExitCode {
                     .is_ok_and(|v| v.get("id").is_some_and(|id| !id.is_null()))
             });
         let earlier = held.take();
+        let has_id = |r: &str| {
+            serde_json::from_str::<Value>(r)
+                .is_ok_and(|v| v.get("id").is_some_and(|id| !id.is_null()))
+        };
         match reply {
+            Some(reply) if faults.random_order && has_id(&reply) => {
+                let out = Arc::clone(&stdout);
+                let pause = Duration::from_millis(random() % 9);
+                pending.push(thread::spawn(move || {
+                    thread::sleep(pause);
+                    if let Ok(mut out) = out.lock() {
+                        let _ = out.write_all(reply.as_bytes());
+                        let _ = out.flush();
+                    }
+                }));
+            }
             Some(reply) if late => held = Some(reply),
             Some(reply) => write(&reply),
             None => {}
@@ -190,7 +213,19 @@ fn main() -> ExitCode {
     if let Some(earlier) = held {
         write(&earlier);
     }
+    for reply in pending {
+        let _ = reply.join();
+    }
     ExitCode::SUCCESS
+}
+
+/// A number that differs from run to run (the standard library's
+/// randomly keyed hasher).
+fn random() -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u64(0);
+    h.finish()
 }
 
 /// The reply to one line, newline included, as the faults make it.
