@@ -9,6 +9,8 @@
 //!   --answer-notifications  answers every notification with an error
 //!   --skip-version-check    serves any protocol version as 2026-07-28
 //!   --no-result-type        leaves resultType out of every result
+//!   --deep-as-invalid       answers a line nested 128 levels deep or more
+//!                           with -32600 instead of -32700
 //!   --leak-forbidden        shows any existing order, whoever owns it
 //!   --drop-at-eof           exits at end-of-file without answering what is
 //!                           still queued (each request takes 20 ms)
@@ -48,6 +50,7 @@ struct Faults {
     answer_notifications: bool,
     skip_version_check: bool,
     no_result_type: bool,
+    deep_as_invalid: bool,
     leak_forbidden: bool,
     drop_at_eof: bool,
     log_on_stdout: bool,
@@ -67,6 +70,7 @@ fn parse() -> Result<Faults, String> {
             "--answer-notifications" => f.answer_notifications = true,
             "--skip-version-check" => f.skip_version_check = true,
             "--no-result-type" => f.no_result_type = true,
+            "--deep-as-invalid" => f.deep_as_invalid = true,
             "--leak-forbidden" => f.leak_forbidden = true,
             "--drop-at-eof" => f.drop_at_eof = true,
             "--log-on-stdout" => f.log_on_stdout = true,
@@ -237,6 +241,15 @@ fn handle(server: &Server, faults: &Faults, line: &[u8]) -> Option<String> {
         .and_then(Value::as_str);
     if faults.stderr_noise {
         eprintln!("faulty_server: got a line of {} bytes", line.len());
+    }
+    if faults.deep_as_invalid
+        && serde_json::from_slice::<Value>(line)
+            .is_err_and(|e| e.to_string().contains("recursion limit"))
+    {
+        return Some(
+            "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32600,\"message\":\"Invalid Request\"}}\n"
+                .into(),
+        );
     }
     if let (Some(hang), Some(method)) = (&faults.hang_on, method)
         && hang == method

@@ -150,6 +150,16 @@ fn replies_dropped_at_eof_are_one_class() {
     );
 }
 
+/// Nesting too deep, answered with another code: the case is the
+/// nesting in its shortest form, `[` 128 times and `]` 128 times, not a
+/// kilobyte of `{"a":`.
+#[test]
+fn deep_nesting_is_one_class_of_at_most_300_bytes() {
+    let class = only_class_within("--deep-as-invalid", 300);
+    assert_eq!(class.lines.len(), 1);
+    println!("{} bytes: {}", class.lines[0].len(), text(&class.lines));
+}
+
 #[test]
 fn a_log_line_on_stdout_is_one_class() {
     let class = only_class("--log-on-stdout");
