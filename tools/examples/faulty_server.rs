@@ -9,6 +9,10 @@
 //!   --answer-notifications  answers every notification with an error
 //!   --skip-version-check    serves any protocol version as 2026-07-28
 //!   --no-result-type        leaves resultType out of every result
+//!   --restyle               not a fault of the specification: another
+//!                           wording for every error, an error.data member,
+//!                           a further _meta member in every result, the
+//!                           top-level members in reverse order
 //!   --deep-as-invalid       answers a line nested 128 levels deep or more
 //!                           with -32600 instead of -32700
 //!   --leak-forbidden        shows any existing order, whoever owns it
@@ -51,6 +55,7 @@ struct Faults {
     skip_version_check: bool,
     no_result_type: bool,
     deep_as_invalid: bool,
+    restyle: bool,
     leak_forbidden: bool,
     drop_at_eof: bool,
     log_on_stdout: bool,
@@ -71,6 +76,7 @@ fn parse() -> Result<Faults, String> {
             "--skip-version-check" => f.skip_version_check = true,
             "--no-result-type" => f.no_result_type = true,
             "--deep-as-invalid" => f.deep_as_invalid = true,
+            "--restyle" => f.restyle = true,
             "--leak-forbidden" => f.leak_forbidden = true,
             "--drop-at-eof" => f.drop_at_eof = true,
             "--log-on-stdout" => f.log_on_stdout = true,
@@ -329,5 +335,41 @@ fn handle(server: &Server, faults: &Faults, line: &[u8]) -> Option<String> {
         value["id"] = id.clone();
         reply = format!("{value}\n");
     }
+    if faults.restyle {
+        reply = restyle(&reply).unwrap_or(reply);
+    }
     Some(reply)
+}
+
+/// The same reply as another implementation might style it (`--restyle`):
+/// the id kept as written, everything the specification leaves free
+/// changed.
+fn restyle(reply: &str) -> Option<String> {
+    use serde_json::value::RawValue;
+    let members: std::collections::BTreeMap<String, Box<RawValue>> =
+        serde_json::from_str(reply).ok()?;
+    let mut out = Vec::new();
+    for (name, raw) in members.into_iter().rev() {
+        let text = match name.as_str() {
+            "error" => {
+                let mut e: serde_json::Map<String, Value> = serde_json::from_str(raw.get()).ok()?;
+                e.insert(
+                    "message".into(),
+                    Value::from("The request could not be served."),
+                );
+                e.insert("data".into(), serde_json::json!({"detail": "restyled"}));
+                Value::Object(e).to_string()
+            }
+            "result" => {
+                let mut r: Value = serde_json::from_str(raw.get()).ok()?;
+                if let Some(meta) = r.get_mut("_meta").and_then(Value::as_object_mut) {
+                    meta.insert("example.com/trace".into(), Value::from("t-1"));
+                }
+                r.to_string()
+            }
+            _ => raw.get().to_string(),
+        };
+        out.push(format!("{}:{text}", Value::from(name)));
+    }
+    Some(format!("{{{}}}\n", out.join(",")))
 }

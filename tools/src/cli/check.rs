@@ -26,9 +26,9 @@ use mcp_reference_tools::vectors;
     (data/config.example.json, vectors/configs/NAME.json), --user the trusted user whose orders \
     it shows (default mira), --legacy the legacy versions it also serves through initialize \
     (off by default). Exit codes: 0 PASS, 1 FAIL, 3 INCOMPLETE, 2 the server could not be run \
-    or the command line is wrong; with --vectors: 0 every must vector passed, 1 a must vector \
-    failed, 3 the deadline cut some vectors, 2 could not run. See docs/check.md and \
-    docs/vectors.md."
+    or the command line is wrong; with --vectors: 0 every vector passed at the verdict's levels \
+    (must, or up to --level), 1 one failed there, 3 the deadline cut some vectors, 2 could not \
+    run. See docs/check.md and docs/vectors.md."
 )]
 pub(crate) struct Args {
     /// Print the report as JSON instead of a table.
@@ -62,9 +62,10 @@ pub(crate) struct Args {
     /// Replay the committed test vectors (built into this binary; see
     /// docs/vectors.md) instead of the protocol checks: the `generic`
     /// vectors, which hold for any 2026-07-28 server whatever its tools, and
-    /// with --fixture also that fixture's. Exit codes: 0 every must vector
-    /// passed, 1 a must vector failed, 3 the deadline cut some, 2 the server
-    /// could not be run. Not with --json or --schema.
+    /// with --fixture also that fixture's. Each level is reported on its
+    /// own line. Exit codes: 0 every vector passed at the verdict's levels
+    /// (see --level), 1 one failed there, 3 the deadline cut some, 2 the
+    /// server could not be run. Not with --json or --schema.
     #[arg(long, conflicts_with_all = ["json", "schema"])]
     vectors: bool,
 
@@ -74,6 +75,14 @@ pub(crate) struct Args {
     /// reference: `mcp-reference serve --config vectors/configs/NAME.json`).
     #[arg(long, value_name = "NAME", requires = "vectors")]
     fixture: Option<String>,
+
+    /// With --vectors: the level the verdict and exit code rest on: must
+    /// (the default: what the specification requires), should, textbook
+    /// (the book-orders fixtures' behaviour) or canonical (the reference's
+    /// exact bytes); failures at every level up to it count.
+    #[arg(long, value_name = "LEVEL", default_value = "must", requires = "vectors",
+          value_parser = clap::builder::PossibleValuesParser::new(vectors::LEVELS))]
+    level: String,
 
     /// The server's command and its arguments, after `--`.
     #[arg(last = true, required = true, value_name = "CMD")]
@@ -121,6 +130,7 @@ fn replay(args: Args) -> ExitCode {
         timeout: Duration::from_millis(args.timeout_ms),
         reply_timeout: Duration::from_millis(args.reply_timeout_ms),
         deadline: Duration::from_millis(args.deadline_ms),
+        level: args.level,
     };
     match vectors::run(&options) {
         Ok(report) => {

@@ -20,7 +20,7 @@
 use std::ffi::OsString;
 use std::time::{Duration, Instant};
 
-use super::{Vector, matches, select};
+use super::{LEVELS, Step, Vector, failed_levels, select};
 use crate::process::{Launch, Next, Proc};
 
 /// What to replay, on what.
@@ -36,6 +36,9 @@ pub struct Options {
     pub reply_timeout: Duration,
     /// The whole run's deadline; vectors it cuts are not run.
     pub deadline: Duration,
+    /// The level the verdict and exit code rest on: failures at it and
+    /// at every level before it count (`must` unless asked).
+    pub level: String,
 }
 
 /// The outcome of one vector.
@@ -43,8 +46,12 @@ pub struct Options {
 pub enum Outcome {
     /// Every step got its expected line (or silence).
     Pass,
-    /// A step did not: its number (1-based), the expected and the got line.
+    /// A step did not: the levels it failed at, its number (1-based), the
+    /// expected and the got line.
     Fail {
+        /// The levels failed (of the vector's own, `textbook`,
+        /// `canonical`), in [`LEVELS`] order.
+        levels: Vec<&'static str>,
         /// The step (1 for a single vector).
         step: usize,
         /// The expected line, or `None` for silence.
@@ -65,6 +72,8 @@ pub struct Report {
     pub fixture: Option<String>,
     /// Each vector with its outcome, in replay order.
     pub results: Vec<(Vector, Outcome)>,
+    /// The level the verdict rests on.
+    pub level: String,
     /// How many server processes the replay started.
     pub starts: usize,
 }
@@ -163,26 +172,33 @@ fn single(p: &mut Process, v: &Vector, n: usize, o: &Options, end: Instant) -> (
         return (Outcome::Pass, true);
     };
     p.write(&step.request);
-    let fail = |expected: Option<&String>, got| Outcome::Fail {
-        step: 1,
-        expected: expected.cloned(),
-        got,
+    let judge = |got: Option<&[u8]>, shown: String| {
+        let levels = failed_levels(v, o.fixture.as_deref(), step, got);
+        if levels.is_empty() {
+            Outcome::Pass
+        } else {
+            Outcome::Fail {
+                levels,
+                step: 1,
+                expected: step.reply.clone(),
+                got: shown,
+            }
+        }
     };
     match &step.reply {
-        Some(expected) => match p.read(o, end) {
-            Read::Line(got) if matches(&v.matching, expected, &got) => (Outcome::Pass, true),
-            Read::Line(got) => (fail(Some(expected), show(&got)), true),
-            read => (fail(Some(expected), missing(read)), false),
+        Some(_) => match p.read(o, end) {
+            Read::Line(got) => (judge(Some(&got), show(&got)), true),
+            read => (judge(None, missing(read)), false),
         },
         None => {
             let (probe, id) = sync_line("sync", n);
             p.write(&probe);
             match p.read(o, end) {
                 Read::Line(got) if is_reply_to(&got, &id) => (Outcome::Pass, true),
-                Read::Line(got) => (fail(None, show(&got)), true),
+                Read::Line(got) => (judge(Some(&got), show(&got)), true),
                 read => {
                     let got = format!("{} (to the probe that follows the request)", missing(read));
-                    (fail(None, got), false)
+                    (judge(Some(b""), got), false)
                 }
             }
         }
@@ -240,33 +256,64 @@ fn sequence(v: &Vector, o: &Options, end: Instant) -> Result<Outcome, String> {
         }
     };
     let mut lines = got.into_iter();
+    let mut levels: Vec<&'static str> = Vec::new();
+    let mut first: Option<(usize, Option<String>, String)> = None;
+    let mut note = |i: usize, step: &Step, failed: Vec<&'static str>, shown: String| {
+        if failed.is_empty() {
+            return;
+        }
+        levels.extend(failed);
+        first.get_or_insert((i + 1, step.reply.clone(), shown));
+    };
     for (i, step) in v.steps.iter().enumerate() {
-        let Some(expected) = &step.reply else {
+        if step.reply.is_none() {
             continue;
-        };
+        }
         match lines.next() {
-            Some(line) if matches(&v.matching, expected, &line) => {}
-            Some(line) => {
-                return Ok(Outcome::Fail {
-                    step: i + 1,
-                    expected: Some(expected.clone()),
-                    got: show(&line),
-                });
-            }
+            Some(line) => note(
+                i,
+                step,
+                failed_levels(v, o.fixture.as_deref(), step, Some(&line)),
+                show(&line),
+            ),
             None => {
-                return Ok(Outcome::Fail {
-                    step: i + 1,
-                    expected: Some(expected.clone()),
-                    got: missing(last),
-                });
+                let shown = match &last {
+                    Read::Exited => "(no reply: the server exited)".to_string(),
+                    Read::Timeout(wait) => format!("(no reply within {} ms)", wait.as_millis()),
+                    Read::Line(line) => show(line),
+                };
+                note(
+                    i,
+                    step,
+                    failed_levels(v, o.fixture.as_deref(), step, None),
+                    shown,
+                );
             }
         }
     }
-    Ok(match lines.next() {
-        Some(extra) => Outcome::Fail {
-            step: v.steps.len(),
-            expected: None,
-            got: show(&extra),
+    if let Some(extra) = lines.next()
+        && let Some(step) = v.steps.last()
+    {
+        let silent = Step {
+            request: step.request.clone(),
+            expect: None,
+            reply: None,
+        };
+        note(
+            v.steps.len() - 1,
+            &silent,
+            failed_levels(v, o.fixture.as_deref(), &silent, Some(&extra)),
+            show(&extra),
+        );
+    }
+    levels.sort_by_key(|l| LEVELS.iter().position(|x| x == l));
+    levels.dedup();
+    Ok(match first {
+        Some((step, expected, got)) => Outcome::Fail {
+            levels,
+            step,
+            expected,
+            got,
         },
         None => Outcome::Pass,
     })
@@ -314,6 +361,7 @@ pub fn run(o: &Options) -> Result<Report, String> {
             .join(" "),
         fixture: o.fixture.clone(),
         results,
+        level: o.level.clone(),
         starts,
     })
 }
@@ -328,15 +376,43 @@ impl Report {
             .collect()
     }
 
-    /// 0 every `must` vector passed, 1 a `must` vector failed, 3 none
-    /// failed but the deadline cut some.
+    /// Per level, in [`LEVELS`] order: the vectors judged at it that ran,
+    /// and those that passed there.
+    pub fn per_level(&self) -> Vec<(&'static str, usize, usize)> {
+        LEVELS
+            .into_iter()
+            .map(|level| {
+                let judged = self.results.iter().filter(|(v, o)| {
+                    *o != Outcome::NotRun && v.levels(self.fixture.as_deref()).contains(&level)
+                });
+                let (mut ran, mut passed) = (0, 0);
+                for (_, o) in judged {
+                    ran += 1;
+                    if !matches!(o, Outcome::Fail { levels, .. } if levels.contains(&level)) {
+                        passed += 1;
+                    }
+                }
+                (level, ran, passed)
+            })
+            .collect()
+    }
+
+    /// The levels the verdict counts: [`Report::level`] and those before.
+    fn counted(&self) -> &'static [&'static str] {
+        let upto = LEVELS.iter().position(|l| *l == self.level).unwrap_or(0);
+        LEVELS.get(..=upto).unwrap_or_default()
+    }
+
+    /// 0 every vector passed at the verdict's levels (`must` unless
+    /// asked), 1 one failed there, 3 none failed but the deadline cut some.
     pub fn exit_code(&self) -> u8 {
-        let must_failed = self
-            .results
+        let counted = self.counted();
+        let failed = self
+            .per_level()
             .iter()
-            .any(|(v, o)| v.is_must() && matches!(o, Outcome::Fail { .. }));
+            .any(|(level, ran, passed)| counted.contains(level) && passed < ran);
         let cut = self.results.iter().any(|(_, o)| *o == Outcome::NotRun);
-        if must_failed {
+        if failed {
             1
         } else if cut {
             3
@@ -345,8 +421,9 @@ impl Report {
         }
     }
 
-    /// The report as printed: per failed vector its id, rule, flags, the
-    /// expected and the got line; then a summary and the verdict.
+    /// The report as printed: per failed vector its id, level, source,
+    /// rule, the levels it failed at, the request, expected and got line;
+    /// then one line per level and the verdict.
     pub fn text(&self) -> String {
         let mut out = format!(
             "mcp-reference check --vectors{}: {}\n",
@@ -356,26 +433,25 @@ impl Report {
                 .unwrap_or_default(),
             self.command
         );
-        let (mut passed, mut failed, mut must, mut cut) = (0, 0, 0, 0);
+        let (mut passed, mut failed, mut cut) = (0, 0, 0);
         for (v, o) in &self.results {
             match o {
                 Outcome::Pass => passed += 1,
                 Outcome::NotRun => cut += 1,
                 Outcome::Fail {
+                    levels,
                     step,
                     expected,
                     got,
                 } => {
                     failed += 1;
-                    if v.is_must() {
-                        must += 1;
-                    }
                     out.push_str(&format!(
-                        "FAIL {} (rule {}, {}, match {})\n",
+                        "FAIL {} (level {}, source {}, rule {}; fails {})\n",
                         v.id,
+                        v.level,
+                        v.source,
                         v.rule,
-                        v.flags.join(","),
-                        v.matching
+                        levels.join(", ")
                     ));
                     if v.sequence {
                         out.push_str(&format!("  step     {step}\n"));
@@ -395,14 +471,20 @@ impl Report {
             }
         }
         out.push_str(&format!(
-            "vectors: {} run, {passed} passed, {failed} failed ({must} must), {cut} not run; {} server starts\n",
+            "vectors: {} run, {passed} passed at every level, {failed} failed at some level, {cut} not run; {} server starts\n",
             self.results.len() - cut,
             self.starts
         ));
+        for (level, ran, ok) in self.per_level() {
+            out.push_str(&format!("{level} {ok}/{ran}\n"));
+        }
         let verdict = match self.exit_code() {
-            0 => "PASS (every must vector passed)",
-            1 => "FAIL (a must vector failed)",
-            _ => "INCOMPLETE (the deadline cut some vectors)",
+            0 => format!(
+                "PASS (every vector passed at {})",
+                self.counted().join(", ")
+            ),
+            1 => format!("FAIL (a vector failed at {})", self.counted().join(", ")),
+            _ => "INCOMPLETE (the deadline cut some vectors)".to_string(),
         };
         out.push_str(&format!("verdict: {verdict}\n"));
         out
