@@ -403,7 +403,7 @@ fn no_schema_is_incomplete_from_any_directory() {
         .unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(3), "{text}");
-    assert!(text.contains("notrun MUST   stdout.schema"), "{text}");
+    assert!(text.contains("notrun MUST     stdout.schema"), "{text}");
     assert!(text.contains("set MCP_SPEC_DIR"), "{text}");
     assert!(text.contains("verdict: INCOMPLETE"), "{text}");
     let _ = std::fs::remove_dir_all(dir);
