@@ -9,16 +9,15 @@ server whatever its tools. With --fixture NAME: also every vector of that
 fixture, for a server started with vectors/configs/NAME.json.
 
 Single vectors share one server process (2026-07-28 requests are
-stateless); a silence is confirmed by a server/discover probe whose reply
-must be the next line. A vector with `steps` runs on a fresh process whose
-stdin is closed after the last step; its lines are read to end-of-file.
-A failed vector replaces the shared process only when it exited, stopped
-answering (a wait ran out) or lost step: after a line that did not match,
-a resync probe (id "mcp-vectors-resync-N") is written and the lines before
-its reply are dropped; the process goes on when that reply comes. Every
-wait has a deadline.
-The server runs in a process group of its own, killed whole when the
-replay is done with it, so a launcher leaves nothing running.
+stateless); each request is followed by a server/discover probe, and the
+lines before the probe's reply (or within an eighth of the reply timeout
+after it) are the request's. A vector with `steps` runs on a fresh
+process whose stdin is closed after the last step; its lines are read to
+end-of-file. A failed vector replaces the shared process only when its
+probe got no reply (the process exited or stopped answering). Every wait
+has a deadline. The server runs in a process group of its own, killed
+whole when the replay is done with it, so a launcher leaves nothing
+running.
 This is the algorithm of `mcp-reference check --vectors`
 (tools/src/vectors/), which tools/tests/vectors.rs holds to the same
 verdicts.
@@ -327,7 +326,9 @@ class Process:
             self.input.put(None)
 
     def read(self, o, end):
-        wait = o.reply_timeout if self.answered else o.timeout
+        return self.read_within(o.reply_timeout if self.answered else o.timeout, end)
+
+    def read_within(self, wait, end):
         wait = max(0.0, min(wait, end - time.monotonic()))
         try:
             line = self.lines.get(timeout=wait)
@@ -361,13 +362,9 @@ def missing(read):
     return "(no reply within %d ms)" % int(round(value * 1000))
 
 
-# The most lines read and dropped before a resync probe's reply.
-RESYNC_LINES = 64
-
-
 def sync_line(kind, n):
-    """The probe that confirms a silence (kind "sync") or brings the process
-    back in step after a mismatch ("resync"), and its id."""
+    """The probe written after each single vector's request (kind "sync"),
+    and its id."""
     i = '"mcp-vectors-%s-%d"' % (kind, n)
     line = ('{"jsonrpc":"2.0","id":%s,"method":"server/discover","params":{"_meta":'
             '{"io.modelcontextprotocol/protocolVersion":"2026-07-28",'
@@ -380,50 +377,50 @@ def is_reply_to(line, i):
     return id_token(line) == "s:" + json.loads(i)
 
 
+def grace(o):
+    """The wait, after the probe's reply, for a reply to the request that a
+    server answering concurrently may send after it."""
+    return o.reply_timeout / 8
+
+
 def single(p, v, n, o, end):
-    """One single vector on the shared process: None or its failure (the
-    levels, step, expected, got), and whether the process is still
-    answering (its last read was a line)."""
+    """One single vector on the shared process: the request, then the
+    probe; the lines before the probe's reply (or within grace() after it)
+    are the request's. None or its failure (the levels, step, expected,
+    got), and whether the process is still answering (the probe got its
+    reply)."""
     s = v["steps"][0]
     p.write(s["request"])
-
-    def judge(got, shown):
-        levels = failed_levels(v, o.fixture, s, got)
-        return (levels, 1, s["reply"], shown) if levels else None
-
-    if s["reply"] is not None:
-        read = p.read(o, end)
-        if read[0] == "line":
-            return judge(read[1], show(read[1])), True
-        return judge(None, missing(read)), False
     probe, i = sync_line("sync", n)
     p.write(probe)
-    read = p.read(o, end)
-    if read[0] == "line":
-        if is_reply_to(read[1], i):
-            return None, True
-        return judge(read[1], show(read[1])), True
-    return judge(b"", missing(read) + " (to the probe that follows the request)"), False
-
-
-def in_step(p, passed, answering, n, o, end):
-    """After a single vector: whether the process can serve the next one.
-    A pass keeps it; a wait that ran out or an exit replaces it; after a
-    line that did not match, a resync probe is written and the lines before
-    its reply are dropped, and the process is kept when that reply comes."""
-    if passed:
-        return True
-    if not answering:
-        return False
-    probe, i = sync_line("resync", n)
-    p.write(probe)
-    for _ in range(RESYNC_LINES):
+    lines, last = [], None
+    while True:
         read = p.read(o, end)
         if read[0] != "line":
-            return False
+            last = read
+            break
         if is_reply_to(read[1], i):
-            return True
-    return False
+            break
+        lines.append(read[1])
+    if last is None and not lines and s["reply"] is not None:
+        read = p.read_within(grace(o), end)
+        if read[0] == "line":
+            lines.append(read[1])
+    answering = last is None
+    if lines:
+        got, shown = lines[0], show(lines[0])
+    elif last is None:
+        got, shown = None, "(no reply: the probe that follows was answered)"
+    else:
+        got, shown = None, missing(last) + " (to the request and the probe that follows)"
+    levels = failed_levels(v, o.fixture, s, got)
+    if len(lines) > 1:
+        silent = {"request": s["request"], "expect": None, "reply": None}
+        levels += failed_levels(v, o.fixture, silent, lines[1])
+        levels = [l for l in LEVELS if l in levels]
+    if not levels:
+        return None, answering
+    return (levels, 1, s["reply"], shown), answering
 
 
 def sequence(v, o, end):
@@ -488,7 +485,7 @@ def replay(o):
                     p = shared
                 shared = None
                 failure, answering = single(p, v, n, o, end)
-                if in_step(p, failure is None, answering, n, o, end):
+                if answering:
                     shared = p
                 else:
                     p.kill()

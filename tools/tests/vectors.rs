@@ -4,8 +4,8 @@
 //! `examples/faulty_server.rs`: the reference passes every vector of every
 //! fixture; each fault fails the vector of the rule it breaks; and the two
 //! replayers agree on every verdict (the same failing vector ids, the same
-//! exit code, the same number of server starts); a mismatch never restarts
-//! the server, a silence does. Durations are printed, never asserted.
+//! exit code, the per-level lines, the same number of server starts); a
+//! failure restarts the server only when it stops answering. Durations are printed, never asserted.
 
 #[path = "support/fixture.rs"]
 mod fixture;
@@ -222,14 +222,14 @@ fn style_is_canonical_only() {
     assert_eq!(v.code, 0, "{}", v.out);
 }
 
-/// A failed vector replaces the server only when it exited, stopped
-/// answering or lost step: a server that fails many vectors with
+/// A failed vector replaces the server only when its probe got no reply
+/// (it exited or stopped answering): a server that fails many vectors with
 /// well-formed lines (a wrong member, a wrong id, a reply to a
 /// notification, log lines on stdout) is started as often as the
 /// reference, once for the shared process and once per sequence, in both
 /// replayers; a server that stops answering is replaced.
 #[test]
-fn a_mismatch_keeps_the_server_and_only_a_silence_or_an_exit_replaces_it() {
+fn a_failure_keeps_the_server_unless_it_stops_answering() {
     let reference = both(Some("textbook"), &reference(Some("textbook")));
     let once = reference.starts.expect("the summary counts server starts");
     for flag in [

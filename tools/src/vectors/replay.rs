@@ -1,17 +1,16 @@
 //! Replaying vectors on a server process: single vectors share one process
-//! (requests of 2026-07-28 are stateless), a silence is confirmed by a
-//! `server/discover` probe whose reply must be the next line; a sequence
+//! (requests of 2026-07-28 are stateless); each request is followed by a
+//! `server/discover` probe (id `"mcp-vectors-sync-N"`), and the lines
+//! before the probe's reply (or within a grace of an eighth of the reply
+//! timeout after it, for a server that answers concurrently) are the
+//! request's: none is a silence, a second is a line too many. A sequence
 //! (`steps`) runs on a fresh process whose stdin is closed after the last
 //! step, and its lines are read to end-of-file. Every wait has a deadline.
-//! A failed vector replaces the shared process only when the process is
-//! no longer fit to go on: it exited, it stopped answering (a wait ran
-//! out), or its output lost step with its input. After a well-formed
-//! mismatch (a line came where one was due) a resync probe
-//! (`server/discover`, id `"mcp-vectors-resync-N"`) is written and the
-//! lines before its reply are read and dropped; when that reply comes the
-//! process goes on, else it is replaced. A server that is slow to start is
-//! then started once per run and once per sequence, however many vectors it
-//! fails. The server runs on
+//! A failed vector replaces the shared process only when its probe got no
+//! reply: the process exited or stopped answering. A well-formed mismatch,
+//! a silence or a line too many keeps it (the probe's reply shows it is in
+//! step), so a server that is slow to start is started once per run and
+//! once per sequence, however many vectors it fails. The server runs on
 //! [`crate::process::Proc`], as `check` and `diff` run it: in a process
 //! group of its own, killed whole when the replay is done with it, so a
 //! launcher (`npx`, `uv run`, a shell script) leaves nothing running.
@@ -78,12 +77,8 @@ pub struct Report {
     pub starts: usize,
 }
 
-/// The most lines read and dropped before a resync probe's reply: a
-/// process that writes more has lost step for good and is replaced.
-const RESYNC_LINES: usize = 64;
-
-/// The probe that confirms a silence (`kind` `sync`) or brings the process
-/// back in step after a mismatch (`resync`), and its id.
+/// The probe written after each single vector's request (`kind` `sync`),
+/// and its id.
 fn sync_line(kind: &str, n: usize) -> (Vec<u8>, String) {
     let id = format!("\"mcp-vectors-{kind}-{n}\"");
     let line = format!(
@@ -144,6 +139,10 @@ impl Process {
         } else {
             timeout.timeout
         };
+        self.read_within(wait, end)
+    }
+
+    fn read_within(&mut self, wait: Duration, end: Instant) -> Read {
         let wait = wait.min(end.saturating_duration_since(Instant::now()));
         match self.proc.next(Instant::now() + wait) {
             Next::Line(line) => {
@@ -164,75 +163,87 @@ fn missing(read: Read) -> String {
     }
 }
 
-/// One single vector on the shared process: its outcome, and whether the
-/// process is still answering (its last read was a line, not a wait that
-/// ran out nor an exit).
+/// The wait, after the probe's reply, for a reply to the request that a
+/// server answering concurrently may send after it: an eighth of the
+/// reply timeout.
+fn grace(o: &Options) -> Duration {
+    o.reply_timeout / 8
+}
+
+/// One single vector on the shared process: the request, then the probe
+/// (`server/discover`, id `"mcp-vectors-sync-N"`); the lines before the
+/// probe's reply (or within [`grace`] after it) are the request's. Its
+/// outcome, and whether the process is still answering (the probe got its
+/// reply): a silence where a reply was due costs no restart and no full
+/// reply timeout.
 fn single(p: &mut Process, v: &Vector, n: usize, o: &Options, end: Instant) -> (Outcome, bool) {
     let Some(step) = v.steps.first() else {
         return (Outcome::Pass, true);
     };
     p.write(&step.request);
-    let judge = |got: Option<&[u8]>, shown: String| {
-        let levels = failed_levels(v, o.fixture.as_deref(), step, got);
-        if levels.is_empty() {
-            Outcome::Pass
-        } else {
-            Outcome::Fail {
-                levels,
-                step: 1,
-                expected: step.reply.clone(),
-                got: shown,
-            }
+    let (probe, id) = sync_line("sync", n);
+    p.write(&probe);
+    let mut lines = Vec::new();
+    let last = loop {
+        match p.read(o, end) {
+            Read::Line(line) if is_reply_to(&line, &id) => break None,
+            Read::Line(line) => lines.push(line),
+            other => break Some(other),
         }
     };
-    match &step.reply {
-        Some(_) => match p.read(o, end) {
-            Read::Line(got) => (judge(Some(&got), show(&got)), true),
-            read => (judge(None, missing(read)), false),
-        },
-        None => {
-            let (probe, id) = sync_line("sync", n);
-            p.write(&probe);
-            match p.read(o, end) {
-                Read::Line(got) if is_reply_to(&got, &id) => (Outcome::Pass, true),
-                Read::Line(got) => (judge(Some(&got), show(&got)), true),
-                read => {
-                    let got = format!("{} (to the probe that follows the request)", missing(read));
-                    (judge(Some(b""), got), false)
-                }
-            }
+    if last.is_none()
+        && lines.is_empty()
+        && step.reply.is_some()
+        && let Read::Line(line) = p.read_within(grace(o), end)
+    {
+        lines.push(line);
+    }
+    let answering = last.is_none();
+    let mut lines = lines.into_iter();
+    let (got, shown) = match (lines.next(), last) {
+        (Some(line), _) => {
+            let shown = show(&line);
+            (Some(line), shown)
         }
+        (None, None) => (
+            None,
+            "(no reply: the probe that follows was answered)".into(),
+        ),
+        (None, Some(read)) => (
+            None,
+            format!(
+                "{} (to the request and the probe that follows)",
+                missing(read)
+            ),
+        ),
+    };
+    let mut levels = failed_levels(v, o.fixture.as_deref(), step, got.as_deref());
+    if let Some(extra) = lines.next() {
+        // A line more than the vector's reply: it fails at every level.
+        let silent = Step {
+            request: step.request.clone(),
+            expect: None,
+            reply: None,
+        };
+        levels.extend(failed_levels(
+            v,
+            o.fixture.as_deref(),
+            &silent,
+            Some(&extra),
+        ));
+        levels.sort_by_key(|l| LEVELS.iter().position(|x| x == l));
+        levels.dedup();
     }
-}
-
-/// After a single vector: whether the process can serve the next one. A
-/// pass keeps it; a wait that ran out or an exit replaces it; after a line
-/// that did not match, a resync probe is written and the lines before its
-/// reply are dropped, and the process is kept when that reply comes.
-fn in_step(
-    p: &mut Process,
-    passed: bool,
-    answering: bool,
-    n: usize,
-    o: &Options,
-    end: Instant,
-) -> bool {
-    if passed {
-        return true;
+    if levels.is_empty() {
+        return (Outcome::Pass, answering);
     }
-    if !answering {
-        return false;
-    }
-    let (probe, id) = sync_line("resync", n);
-    p.write(&probe);
-    for _ in 0..RESYNC_LINES {
-        match p.read(o, end) {
-            Read::Line(line) if is_reply_to(&line, &id) => return true,
-            Read::Line(_) => {}
-            Read::Exited | Read::Timeout(_) => return false,
-        }
-    }
-    false
+    let outcome = Outcome::Fail {
+        levels,
+        step: 1,
+        expected: step.reply.clone(),
+        got: shown,
+    };
+    (outcome, answering)
 }
 
 /// Whether a line is a reply whose id is the probe's.
@@ -345,7 +356,7 @@ pub fn run(o: &Options) -> Result<Report, String> {
                 p.fresh = false;
             }
             let (outcome, answering) = single(&mut p, &v, n, o, end);
-            if in_step(&mut p, outcome == Outcome::Pass, answering, n, o, end) {
+            if answering {
                 shared = Some(p);
             }
             outcome
