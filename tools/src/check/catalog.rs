@@ -69,168 +69,164 @@ const fn check(
     }
 }
 
-const fn must(
-    id: &'static str,
-    source: &'static str,
-    section: &'static str,
-    description: &'static str,
-) -> CheckInfo {
-    check(Level::Must, id, source, section, description)
-}
-
-const fn should(
-    id: &'static str,
-    source: &'static str,
-    section: &'static str,
-    description: &'static str,
-) -> CheckInfo {
-    check(Level::Should, id, source, section, description)
-}
-
-const fn textbook(
-    id: &'static str,
-    source: &'static str,
-    section: &'static str,
-    description: &'static str,
-) -> CheckInfo {
-    check(Level::Textbook, id, source, section, description)
-}
-
 /// Every check, in report order.
 pub const CHECKS: &[CheckInfo] = &[
-    must(
+    check(
+        Level::Must,
         "discover.result",
         "DISC-01, BASE-07, CACHE-01, CACHE-03",
         "server/discover.mdx#discoverresult; server/utilities/caching.mdx#cacheable-results; basic/index.mdx#resulttype",
         "server/discover answers with resultType \"complete\", supportedVersions including 2026-07-28, capabilities, ttlMs and cacheScope",
     ),
-    should(
+    check(
+        Level::Should,
         "discover.server-info",
         "DISC-02",
         "server/discover.mdx#discoverresult; basic/index.mdx#meta",
         "the discover result carries _meta[\"io.modelcontextprotocol/serverInfo\"] with a name and a version",
     ),
-    must(
+    check(
+        Level::Must,
         "version.unsupported",
         "VER-01",
         "basic/versioning.mdx#protocol-version-negotiation",
         "a request naming a version the server does not serve gets -32022 with data.supported and data.requested",
     ),
-    must(
+    check(
+        Level::Must,
         "meta.missing",
         "BASE-41",
         "basic/index.mdx#meta (per-request protocol fields)",
         "a request without params, without params._meta, or with _meta not an object gets -32602",
     ),
-    must(
+    check(
+        Level::Must,
         "meta.protocol-version",
         "BASE-41",
         "basic/index.mdx#meta (per-request protocol fields)",
         "a request whose _meta lacks protocolVersion, or has one that is not a string, gets -32602",
     ),
-    must(
+    check(
+        Level::Must,
         "meta.client-capabilities",
         "BASE-41",
         "basic/index.mdx#meta (per-request protocol fields)",
         "a request whose _meta lacks clientCapabilities, or has one that is not an object, gets -32602",
     ),
-    textbook(
+    check(
+        Level::Textbook,
         "method.unknown",
         "textbook:D4",
         "basic/index.mdx#error-codes; JSON-RPC 2.0 section 5.1",
         "a well-formed request for a method the server does not have gets -32601 (JSON-RPC's code; no MCP statement requires it)",
     ),
-    must(
+    check(
+        Level::Must,
         "jsonrpc.parse-error",
         "JRPC-03",
         "JSON-RPC 2.0 sections 5 and 5.1; basic/index.mdx#error-responses",
         "a line that is not valid JSON gets an error with id null (-32700 is the reference's code, not judged here)",
     ),
-    must(
+    check(
+        Level::Must,
         "jsonrpc.not-object",
         "JRPC-03",
         "JSON-RPC 2.0 sections 5 and 5.1; basic/index.mdx#messages",
         "JSON that is not an object (a number, a string, null, true, an empty array) gets an error with id null (-32600 is the reference's code, not judged here)",
     ),
-    must(
+    check(
+        Level::Must,
         "ids.echo",
         "JRPC-03, BASE-05",
         "basic/index.mdx#requests and #responses; JSON-RPC 2.0 section 5",
         "string ids and 64-bit integer ids are echoed exactly",
     ),
-    must(
+    check(
+        Level::Must,
         "ids.big-integer",
         "JRPC-03, BASE-03",
         "basic/index.mdx#requests (an id is a string or an integer, of no bounded size); JSON-RPC 2.0 section 5",
         "integer ids beyond 64 bits are echoed digit for digit",
     ),
-    must(
+    check(
+        Level::Must,
         "notifications.silent",
         "BASE-19, JRPC-04",
         "basic/index.mdx#notifications; JSON-RPC 2.0 section 4.1",
         "notifications get no reply: known or unknown, with params MCP accepts or not, even with a request's method",
     ),
-    must(
+    check(
+        Level::Must,
         "tools.list",
         "TOOLS-02, CACHE-03",
         "server/tools.mdx#listing-tools; server/utilities/caching.mdx#cacheable-results",
         "tools/list answers with a tools array, an integer ttlMs >= 0 and cacheScope \"public\" or \"private\"",
     ),
-    should(
+    check(
+        Level::Should,
         "tools.list-deterministic",
         "TOOLS-04",
         "server/tools.mdx#capabilities",
         "tools/list gives the same tools in the same order each time, whatever came between",
     ),
-    textbook(
+    check(
+        Level::Textbook,
         "tools.call-unknown",
         "textbook:T3",
         "server/tools.mdx#error-handling; schema InvalidParamsError",
         "tools/call of a name not in tools/list gets -32602 and no result (a protocol error in server/tools.mdx, with no MUST)",
     ),
-    should(
+    check(
+        Level::Should,
         "initialize.answer",
         "VER-07",
         "basic/versioning.mdx#backward-compatibility-with-initialization-based-versions",
         "initialize gets a legacy InitializeResult, or an error that names the versions the server supports",
     ),
-    must(
+    check(
+        Level::Must,
         "eof.answers-all",
         "JRPC-01",
         "JSON-RPC 2.0 sections 4.1 and 5; basic/transports/stdio.mdx#shutdown",
         "requests written at once and followed by end-of-file are all answered",
     ),
-    should(
+    check(
+        Level::Should,
         "eof.exits",
         "STDIO-10",
         "basic/transports/stdio.mdx#shutdown",
         "the server exits once its stdin is closed, within the timeout",
     ),
-    should(
+    check(
+        Level::Should,
         "robust.oversized-line",
         "IDX-04",
         "basic/transports/stdio.mdx; RFC 8259 section 9",
         "after an 8 MiB line the server is alive and answers the next request as before",
     ),
-    should(
+    check(
+        Level::Should,
         "robust.invalid-utf8",
         "IDX-04",
         "basic/transports/stdio.mdx; RFC 8259 section 8.1",
         "after a line that is not UTF-8 the server is alive and answers the next request as before",
     ),
-    should(
+    check(
+        Level::Should,
         "robust.deep-nesting",
         "IDX-04",
         "RFC 8259 section 9",
         "after a line nested 100000 levels deep the server is alive and answers the next request as before",
     ),
-    must(
+    check(
+        Level::Must,
         "stdout.json-rpc",
         "STDIO-03",
         "basic/transports/stdio.mdx (stdout carries only valid MCP messages, never requests)",
         "every line on stdout is a JSON-RPC 2.0 response or notification",
     ),
-    must(
+    check(
+        Level::Must,
         "stdout.schema",
         "STDIO-03, BASE-02",
         "basic/transports/stdio.mdx; the official schema.json of the message's version",
