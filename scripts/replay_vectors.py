@@ -9,18 +9,24 @@ server whatever its tools. With --fixture NAME: also every vector of that
 fixture, for a server started with vectors/configs/NAME.json.
 
 Single vectors share one server process (2026-07-28 requests are
-stateless); a silence is confirmed by a server/discover probe whose reply
-must be the next line. A vector with `steps` runs on a fresh process whose
-stdin is closed after the last step; its lines are read to end-of-file.
-After a failure the shared process is replaced. Every wait has a deadline.
-The server runs in a process group of its own, killed whole when the
-replay is done with it, so a launcher leaves nothing running.
+stateless); each request is followed by a server/discover probe, and the
+lines before the probe's reply (or within an eighth of the reply timeout
+after it) are the request's. A vector with `steps` runs on a fresh
+process whose stdin is closed after the last step; its lines are read to
+end-of-file. A failed vector replaces the shared process only when its
+probe got no reply (the process exited or stopped answering). Every wait
+has a deadline. The server runs in a process group of its own, killed
+whole when the replay is done with it, so a launcher leaves nothing
+running.
 This is the algorithm of `mcp-reference check --vectors`
 (tools/src/vectors/), which tools/tests/vectors.rs holds to the same
 verdicts.
 
-Exit codes: 0 every must vector passed, 1 a must vector failed, 3 the
-deadline cut some vectors (none failed), 2 could not run (bad command
+Each vector is judged at its own level (must, should or textbook: what its
+source requires), at textbook and at canonical (the exact bytes); each
+level is reported on its own line. Exit codes: 0 every vector passed at
+the verdict's levels (must, or every level up to --level), 1 one failed
+there, 3 the deadline cut some vectors (none failed), 2 could not run (bad command
 line, unknown fixture, unreadable vectors, the server cannot be started).
 """
 
@@ -35,6 +41,10 @@ import threading
 import time
 
 FILES = ["generic", "textbook", "stock", "short-lines", "legacy"]
+# The verdict levels, weakest claim first (docs/vectors.md, "Levels").
+LEVELS = ["must", "should", "textbook", "canonical"]
+# The one _meta member of a result the textbook level compares.
+SERVER_INFO = "io.modelcontextprotocol/serverInfo"
 FIXTURES = ["textbook", "stock", "short-lines", "legacy"]
 
 
@@ -74,17 +84,24 @@ def step(v):
     reply = v["reply"]
     if reply is not None and not isinstance(reply, str):
         raise ValueError("reply must be a string or null")
-    return {"request": request, "reply": reply}
+    expect = v["expect"]
+    if expect is not None and not isinstance(expect, dict):
+        raise ValueError("expect must be an object or null")
+    return {"request": request, "expect": expect, "reply": reply}
 
 
 def parse(v):
     sequence = "steps" in v
     steps = [step(s) for s in v["steps"]] if sequence else [step(v)]
+    if v["level"] not in LEVELS:
+        raise ValueError("unknown level %s" % v["level"])
     return {
         "id": v["id"],
         "rule": v["rule"],
         "flags": list(v["flags"]),
-        "match": v["match"],
+        "level": v["level"],
+        "source": v["source"],
+        "config": v["config"],
         "steps": steps,
         "sequence": sequence,
     }
@@ -97,21 +114,62 @@ class Literal:
         self.text = text
 
 
-def id_token(line):
-    """A reply's id: a string's value or a number's (or null's) literal
-    text; None when the line is no JSON object."""
+def token(raw):
+    """A raw id (its JSON text) as a comparable token: a string's value or
+    any other literal's text; None when unreadable."""
+    raw = raw.strip()
+    if raw.startswith('"'):
+        try:
+            return "s:" + json.loads(raw)
+        except ValueError:
+            return None
+    return "n:" + raw
+
+
+def members(line):
+    """A line's id (its raw text, "null" when absent) and its other members
+    as JSON values; None when the line is no JSON object. Numbers are read
+    as Python reads them, ids as written."""
+    if isinstance(line, bytes):
+        try:
+            line = line.decode("utf-8")
+        except UnicodeDecodeError:
+            return None
     try:
         v = json.loads(line, parse_int=Literal, parse_float=Literal)
     except ValueError:
         return None
     if not isinstance(v, dict):
         return None
-    i = v.get("id")
+    i = v.pop("id", None)
     if isinstance(i, str):
-        return "s:" + i
-    if isinstance(i, Literal):
-        return "n:" + i.text
-    return "n:" + json.dumps(i)
+        raw = json.dumps(i)
+    elif isinstance(i, Literal):
+        raw = i.text
+    else:
+        raw = json.dumps(i)
+    return raw, {k: plain(x) for k, x in v.items()}
+
+
+def plain(x):
+    """A value with number literals turned into numbers (an int, else a
+    float), as serde_json compares them."""
+    if isinstance(x, Literal):
+        t = x.text
+        if all(c.isdigit() or c == "-" for c in t):
+            return int(t)
+        return float(t)
+    if isinstance(x, dict):
+        return {k: plain(y) for k, y in x.items()}
+    if isinstance(x, list):
+        return [plain(y) for y in x]
+    return x
+
+
+def id_token(line):
+    """A reply's id as a token; None when the line is no JSON object."""
+    m = members(line)
+    return None if m is None else token(m[0])
 
 
 def same(a, b):
@@ -125,30 +183,87 @@ def same(a, b):
     return a == b
 
 
-def matches(kind, expected, got):
-    if kind == "exact":
-        return got == expected.encode("utf-8")
-    try:
-        got_text = got.decode("utf-8")
-        want = json.loads(expected)
-        have = json.loads(got_text)
-    except ValueError:
+def meets(expect, got):
+    """Whether got is what expect requires (docs/vectors.md, "Levels")."""
+    m = members(got)
+    if m is None:
         return False
-    if not isinstance(have, dict):
+    raw, have = m
+    if have.get("jsonrpc") != "2.0" or token(raw) is None or token(raw) != token(expect.get("id", "")):
         return False
-    a, b = id_token(expected), id_token(got_text)
-    if a is None or a != b or have.get("jsonrpc") != "2.0":
-        return False
-    if kind == "json":
-        return same(want, have)
-    if kind == "error":
-        code = have.get("error", {}).get("code") if isinstance(have.get("error"), dict) else None
-        return "result" not in have and code is not None and same(code, want["error"]["code"])
-    if kind == "result":
-        result = have.get("result")
-        return ("error" not in have and isinstance(result, dict)
-                and result.get("resultType") == "complete")
+    result, error = have.get("result"), have.get("error")
+    outcome = expect.get("outcome")
+    if outcome == "reply":
+        return ("result" in have) != ("error" in have)
+    if outcome == "error":
+        code = error.get("code") if isinstance(error, dict) else None
+        codes = expect.get("codes", [])
+        return ("result" not in have and isinstance(code, int) and not isinstance(code, bool)
+                and (not codes or code in codes))
+    if outcome == "result":
+        if "error" in have or not isinstance(result, dict):
+            return False
+        is_error = result.get("isError", False)
+        return (result.get("resultType") == "complete" and isinstance(is_error, bool)
+                and is_error == expect.get("isError", False))
     return False
+
+
+def textbook_form(v):
+    """A reply without the error's wording and data, and without the
+    result's _meta members other than serverInfo."""
+    v = dict(v)
+    if isinstance(v.get("error"), dict):
+        e = dict(v["error"])
+        e.pop("message", None)
+        e.pop("data", None)
+        v["error"] = e
+    if isinstance(v.get("result"), dict) and isinstance(v["result"].get("_meta"), dict):
+        r = dict(v["result"])
+        r["_meta"] = {k: x for k, x in r["_meta"].items() if k == SERVER_INFO}
+        v["result"] = r
+    return v
+
+
+def textbook(v, reply, got):
+    """The textbook judgement: the reference's reply but for the error's
+    wording and data; for a generic vector the reference's error code, or
+    a complete result."""
+    want, have = members(reply), members(got)
+    if want is None or have is None:
+        return False
+    if "generic" in v["flags"]:
+        expect = {"id": want[0], "outcome": "result"}
+        error = want[1].get("error")
+        if isinstance(error, dict) and "code" in error:
+            expect = {"id": want[0], "outcome": "error", "codes": [error["code"]]}
+        return meets(expect, got)
+    return token(have[0]) == token(want[0]) and same(textbook_form(want[1]), textbook_form(have[1]))
+
+
+def levels_of(v, fixture):
+    """The levels a vector is judged at: its own, textbook, and canonical
+    unless the server runs another fixture than the reply was made with."""
+    exact = fixture is None or fixture == v["config"]
+    return [l for l in LEVELS if l == v["level"] or l == "textbook" or (l == "canonical" and exact)]
+
+
+def failed_levels(v, fixture, s, got):
+    """The levels at which a step fails, given what came back (None: no
+    line)."""
+    out = []
+    for level in levels_of(v, fixture):
+        if s["reply"] is None or got is None:
+            ok = s["reply"] is None and got is None
+        elif level == "canonical":
+            ok = got == s["reply"].encode("utf-8")
+        elif level == "textbook":
+            ok = textbook(v, s["reply"], got)
+        else:
+            ok = s["expect"] is not None and meets(s["expect"], got)
+        if not ok:
+            out.append(level)
+    return out
 
 
 def show(line):
@@ -211,7 +326,9 @@ class Process:
             self.input.put(None)
 
     def read(self, o, end):
-        wait = o.reply_timeout if self.answered else o.timeout
+        return self.read_within(o.reply_timeout if self.answered else o.timeout, end)
+
+    def read_within(self, wait, end):
         wait = max(0.0, min(wait, end - time.monotonic()))
         try:
             line = self.lines.get(timeout=wait)
@@ -245,34 +362,65 @@ def missing(read):
     return "(no reply within %d ms)" % int(round(value * 1000))
 
 
-def sync_line(n):
-    i = '"mcp-vectors-sync-%d"' % n
+def sync_line(kind, n):
+    """The probe written after each single vector's request (kind "sync"),
+    and its id."""
+    i = '"mcp-vectors-%s-%d"' % (kind, n)
     line = ('{"jsonrpc":"2.0","id":%s,"method":"server/discover","params":{"_meta":'
             '{"io.modelcontextprotocol/protocolVersion":"2026-07-28",'
             '"io.modelcontextprotocol/clientCapabilities":{}}}}' % i)
     return line.encode("utf-8"), i
 
 
+def is_reply_to(line, i):
+    """Whether a line is a reply whose id is the probe's."""
+    return id_token(line) == "s:" + json.loads(i)
+
+
+def grace(o):
+    """The wait, after the probe's reply, for a reply to the request that a
+    server answering concurrently may send after it."""
+    return o.reply_timeout / 8
+
+
 def single(p, v, n, o, end):
+    """One single vector on the shared process: the request, then the
+    probe; the lines before the probe's reply (or within grace() after it)
+    are the request's. None or its failure (the levels, step, expected,
+    got), and whether the process is still answering (the probe got its
+    reply)."""
     s = v["steps"][0]
     p.write(s["request"])
-    if s["reply"] is not None:
-        read = p.read(o, end)
-        if read[0] == "line" and matches(v["match"], s["reply"], read[1]):
-            return None
-        return (1, s["reply"], missing(read))
-    probe, i = sync_line(n)
+    probe, i = sync_line("sync", n)
     p.write(probe)
-    read = p.read(o, end)
-    if read[0] == "line":
-        try:
-            probe_reply = id_token(read[1].decode("utf-8")) == "s:" + json.loads(i)
-        except UnicodeDecodeError:
-            probe_reply = False
-        if probe_reply:
-            return None
-        return (1, None, show(read[1]))
-    return (1, None, missing(read) + " (to the probe that follows the request)")
+    lines, last = [], None
+    while True:
+        read = p.read(o, end)
+        if read[0] != "line":
+            last = read
+            break
+        if is_reply_to(read[1], i):
+            break
+        lines.append(read[1])
+    if last is None and not lines and s["reply"] is not None:
+        read = p.read_within(grace(o), end)
+        if read[0] == "line":
+            lines.append(read[1])
+    answering = last is None
+    if lines:
+        got, shown = lines[0], show(lines[0])
+    elif last is None:
+        got, shown = None, "(no reply: the probe that follows was answered)"
+    else:
+        got, shown = None, missing(last) + " (to the request and the probe that follows)"
+    levels = failed_levels(v, o.fixture, s, got)
+    if len(lines) > 1:
+        silent = {"request": s["request"], "expect": None, "reply": None}
+        levels += failed_levels(v, o.fixture, silent, lines[1])
+        levels = [l for l in LEVELS if l in levels]
+    if not levels:
+        return None, answering
+    return (levels, 1, s["reply"], shown), answering
 
 
 def sequence(v, o, end):
@@ -290,18 +438,29 @@ def sequence(v, o, end):
             got.append(read[1])
     finally:
         p.kill()
+    levels, first = [], None
     k = 0
     for i, s in enumerate(v["steps"]):
         if s["reply"] is None:
             continue
-        if k >= len(got):
-            return (i + 1, s["reply"], missing(last))
-        if not matches(v["match"], s["reply"], got[k]):
-            return (i + 1, s["reply"], show(got[k]))
+        if k < len(got):
+            failed, shown = failed_levels(v, o.fixture, s, got[k]), show(got[k])
+        else:
+            failed, shown = failed_levels(v, o.fixture, s, None), missing(last)
         k += 1
+        if failed:
+            levels += failed
+            first = first or (i + 1, s["reply"], shown)
     if k < len(got):
-        return (len(v["steps"]), None, show(got[k]))
-    return None
+        silent = {"request": v["steps"][-1]["request"], "expect": None, "reply": None}
+        failed = failed_levels(v, o.fixture, silent, got[k])
+        if failed:
+            levels += failed
+            first = first or (len(v["steps"]), None, show(got[k]))
+    if first is None:
+        return None
+    levels = [l for l in LEVELS if l in levels]
+    return (levels,) + first
 
 
 def replay(o):
@@ -309,18 +468,24 @@ def replay(o):
     end = time.monotonic() + o.deadline
     shared = None
     results = []
+    starts = o.starts = [0]
     try:
         for n, v in enumerate(vectors):
             if time.monotonic() >= end:
                 results.append((v, "notrun"))
                 continue
             if v["sequence"]:
+                starts[0] += 1
                 failure = sequence(v, o, end)
             else:
-                p = shared if shared is not None else Process(o.command)
+                if shared is None:
+                    starts[0] += 1
+                    p = Process(o.command)
+                else:
+                    p = shared
                 shared = None
-                failure = single(p, v, n, o, end)
-                if failure is None:
+                failure, answering = single(p, v, n, o, end)
+                if answering:
                     shared = p
                 else:
                     p.kill()
@@ -334,27 +499,37 @@ def replay(o):
 def report(o, results):
     out = ["replay_vectors%s: %s" % (" --fixture " + o.fixture if o.fixture else "",
                                      " ".join(o.command))]
-    passed = failed = must = cut = 0
+    passed = failed = cut = 0
+    per = {l: [0, 0] for l in LEVELS}
     for v, r in results:
+        if r == "notrun":
+            cut += 1
+            continue
+        for level in levels_of(v, o.fixture):
+            per[level][0] += 1
+            if r is None or level not in r[0]:
+                per[level][1] += 1
         if r is None:
             passed += 1
-        elif r == "notrun":
-            cut += 1
-        else:
-            failed += 1
-            if "must" in v["flags"]:
-                must += 1
-            step_no, expected, got = r
-            out.append("FAIL %s (rule %s, %s, match %s)" % (v["id"], v["rule"], ",".join(v["flags"]), v["match"]))
-            if v["sequence"]:
-                out.append("  step     %d" % step_no)
-            out.append("  request  %s" % show(v["steps"][step_no - 1]["request"]))
-            out.append("  expected %s" % (expected if expected is not None else "(no reply)"))
-            out.append("  got      %s" % got)
-    out.append("vectors: %d run, %d passed, %d failed (%d must), %d not run"
-               % (len(results) - cut, passed, failed, must, cut))
-    code = 1 if must else (3 if cut else 0)
-    out.append("verdict: " + {0: "PASS (every must vector passed)", 1: "FAIL (a must vector failed)",
+            continue
+        failed += 1
+        levels, step_no, expected, got = r
+        out.append("FAIL %s (level %s, source %s, rule %s; fails %s)"
+                   % (v["id"], v["level"], v["source"], v["rule"], ", ".join(levels)))
+        if v["sequence"]:
+            out.append("  step     %d" % step_no)
+        out.append("  request  %s" % show(v["steps"][step_no - 1]["request"]))
+        out.append("  expected %s" % (expected if expected is not None else "(no reply)"))
+        out.append("  got      %s" % got)
+    out.append("vectors: %d run, %d passed at every level, %d failed at some level, %d not run; %d server starts"
+               % (len(results) - cut, passed, failed, cut, o.starts[0]))
+    for level in LEVELS:
+        out.append("%s %d/%d" % (level, per[level][1], per[level][0]))
+    counted = LEVELS[:LEVELS.index(o.level) + 1]
+    bad = any(per[l][1] < per[l][0] for l in counted)
+    code = 1 if bad else (3 if cut else 0)
+    out.append("verdict: " + {0: "PASS (every vector passed at %s)" % ", ".join(counted),
+                              1: "FAIL (a vector failed at %s)" % ", ".join(counted),
                               3: "INCOMPLETE (the deadline cut some vectors)"}[code])
     print("\n".join(out))
     return code
@@ -382,6 +557,9 @@ def main(argv):
                         help="wait for each later line (default 2000)")
     parser.add_argument("--deadline-ms", type=int, default=120000, metavar="N",
                         help="the whole run's deadline (default 120000)")
+    parser.add_argument("--level", default="must", choices=LEVELS,
+                        help="the level the verdict and exit code rest on (default must); "
+                             "failures at every level up to it count")
     try:
         o = parser.parse_args(ours)
     except SystemExit as e:

@@ -31,11 +31,9 @@ fn known() -> Known {
         .collect();
     let catalog = read("tools/src/check/catalog.rs");
     let table = &catalog[catalog.find("pub const CHECKS").unwrap()..];
+    let table = &table[..table.find("\n];").unwrap()];
     let mut checks = BTreeSet::new();
-    for (i, _) in table
-        .match_indices("must(")
-        .chain(table.match_indices("should("))
-    {
+    for (i, _) in table.match_indices("Level::") {
         let rest = &table[i..];
         if let Some(start) = rest.find('"') {
             let id = rest[start + 1..].split('"').next().unwrap();
@@ -317,4 +315,91 @@ fn ranges_and_ids_are_read() {
     assert_eq!(r.rows, ["E1", "E2", "E3", "M16", "T5"]);
     assert_eq!(r.decisions, ["DEC12"]);
     assert_eq!(r.checks, ["stdout.schema"]);
+}
+
+/// Every statement id of the coverage file with its keyword (`MUST`, ...).
+fn statements(doc: &str) -> BTreeMap<String, String> {
+    let pages = doc.split("\n## Counts").next().unwrap_or(doc);
+    pages
+        .lines()
+        .filter_map(|line| {
+            let cells: Vec<&str> = line.split(" | ").collect();
+            let id = cells.first()?.strip_prefix("| ")?;
+            let keyword = cells.get(2)?;
+            (cells.len() == 5 && id.contains('-')).then(|| (id.to_string(), keyword.to_string()))
+        })
+        .collect()
+}
+
+/// Every way a row's verdict level breaks its source: a statement id that
+/// the coverage file lacks, a level other than the one the statement's
+/// keyword gives, a `textbook:` or `canonical:` source that is not the
+/// row's own with the level it names, an `expect` or codes out of place.
+fn level_problems(doc: &str, rows: &[mcp_reference_testkit::model::rows::Row]) -> Vec<String> {
+    use mcp_reference_testkit::model::rows::{LEVELS, level_of_keyword};
+    let statements = statements(doc);
+    let mut bad = Vec::new();
+    for row in rows {
+        let want = match row.source.split_once(':') {
+            Some((level @ ("textbook" | "canonical"), of)) if of == row.id => Some(level),
+            Some(_) => None,
+            None => statements
+                .get(&row.source)
+                .and_then(|keyword| level_of_keyword(keyword)),
+        };
+        match want {
+            None => bad.push(format!(
+                "row {}: source {} is no statement of a MUST or SHOULD, nor the row's own rule",
+                row.id, row.source
+            )),
+            Some(level) if level != row.level => bad.push(format!(
+                "row {}: level {} but its source {} gives {level}",
+                row.id, row.level, row.source
+            )),
+            Some(_) => {}
+        }
+        if !LEVELS.contains(&row.level.as_str()) {
+            bad.push(format!("row {}: unknown level {}", row.id, row.level));
+        }
+        if !["silence", "reply", "error", "result"].contains(&row.expect.as_str())
+            || (!row.codes.is_empty() && row.expect != "error")
+        {
+            bad.push(format!(
+                "row {}: expect {} with codes {:?}",
+                row.id, row.expect, row.codes
+            ));
+        }
+    }
+    bad
+}
+
+/// Each row's level follows from the statement it rests on (issue 25).
+#[test]
+fn every_row_s_level_follows_from_its_source() {
+    let rows = mcp_reference_testkit::model::rows::rows();
+    assert!(rows.len() > 60, "docs/rows.json does not parse");
+    let bad = level_problems(&read("docs/spec-coverage.md"), rows);
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+/// The level check can fail: a MUST row citing a SHOULD, a missing
+/// statement, another row's textbook rule.
+#[test]
+fn the_level_check_can_fail() {
+    let doc = read("docs/spec-coverage.md");
+    let mut rows = mcp_reference_testkit::model::rows::rows().to_vec();
+    let first = rows.first().cloned().expect("a row");
+    let broken = [
+        ("must", "PAGE-03"),
+        ("must", "NOPE-99"),
+        ("textbook", "textbook:Z9"),
+    ];
+    for (level, source) in broken {
+        let mut row = first.clone();
+        row.level = level.into();
+        row.source = source.into();
+        rows.truncate(0);
+        rows.push(row);
+        assert_eq!(level_problems(&doc, &rows).len(), 1, "{level} {source}");
+    }
 }

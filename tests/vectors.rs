@@ -21,13 +21,11 @@ use std::path::PathBuf;
 
 use mcp_reference::{Config, Server, Session};
 use mcp_reference_testkit::model::{self, Era, rows};
-use mcp_reference_testkit::schema::{Schema, spec_dir};
+use mcp_reference_testkit::schema::{SPEC_COMMIT, Schema, missing, spec_dir};
 use serde_json::{Value, json};
 
 /// The version of the vector format (docs/vectors.md).
-const FORMAT_VERSION: u64 = 1;
-/// The commit of the public specification repository the rows cite.
-const SPEC_COMMIT: &str = "b0f60ba5409db7a6582440a7b473cc0398890f15";
+const FORMAT_VERSION: u64 = 2;
 /// The vector files, in the order the replayers read them.
 const FILES: [&str; 5] = ["generic", "textbook", "stock", "short-lines", "legacy"];
 
@@ -39,10 +37,13 @@ fn update() -> bool {
     std::env::var_os("MCP_UPDATE_VECTORS").is_some()
 }
 
-/// One request line of a vector and its committed reply.
+/// One request line of a vector, what its level requires of the reply
+/// (`None`: silence; made from the row registry and the reply), and its
+/// committed reply.
 #[derive(Debug, Clone)]
 struct Line {
     request: Vec<u8>,
+    expect: Option<Value>,
     reply: Option<String>,
 }
 
@@ -53,7 +54,9 @@ struct Vector {
     comment: String,
     config: String,
     flags: Vec<String>,
-    matching: String,
+    /// The level and source of the vector's row (docs/rows.json).
+    level: String,
+    source: String,
     /// One line, or the steps of a sequence.
     lines: Vec<Line>,
     steps: bool,
@@ -82,7 +85,11 @@ fn read_line(v: &Value) -> Line {
         Some(Value::Null) => None,
         _ => panic!("reply must be a string or null: {v}"),
     };
-    Line { request, reply }
+    Line {
+        request,
+        expect: None,
+        reply,
+    }
 }
 
 fn parse(text: &str) -> Vector {
@@ -107,8 +114,11 @@ fn parse(text: &str) -> Vector {
             .unwrap_or_else(|| panic!("flags: {text}"))
             .iter()
             .map(|f| f.as_str().unwrap().to_string())
+            // Format 1's `must` flag is the level now.
+            .filter(|f| f != "must")
             .collect(),
-        matching: s("match"),
+        level: v["level"].as_str().unwrap_or_default().to_string(),
+        source: v["source"].as_str().unwrap_or_default().to_string(),
         lines,
         steps,
     }
@@ -123,17 +133,22 @@ fn render(v: &Vector) -> String {
             Ok(t) => format!("\"request\":{}", s(t)),
             Err(_) => format!("\"request_hex\":{}", s(&hex(&l.request))),
         };
+        let expect = l
+            .expect
+            .as_ref()
+            .map_or("null".to_string(), Value::to_string);
         let reply = l.reply.as_deref().map_or("null".to_string(), s);
-        format!("{request},\"reply\":{reply}")
+        format!("{request},\"expect\":{expect},\"reply\":{reply}")
     };
     let mut out = format!(
-        "{{\"id\":{},\"rule\":{},\"comment\":{},\"config\":{},\"flags\":{},\"match\":{}",
+        "{{\"id\":{},\"rule\":{},\"comment\":{},\"config\":{},\"flags\":{},\"level\":{},\"source\":{}",
         s(&v.id),
         s(&v.rule),
         s(&v.comment),
         s(&v.config),
         serde_json::to_string(&v.flags).unwrap(),
-        s(&v.matching)
+        s(&v.level),
+        s(&v.source)
     );
     if v.steps {
         let steps: Vec<String> = v.lines.iter().map(|l| format!("{{{}}}", line(l))).collect();
@@ -142,6 +157,45 @@ fn render(v: &Vector) -> String {
         out.push_str(&format!(",{}}}", line(&v.lines[0])));
     }
     out
+}
+
+/// What the level of `row` requires of `reply` (docs/vectors.md,
+/// "Levels"): `None` for silence; else the reply's id (its literal text),
+/// the outcome (`reply`, `error` or `result`), for an error the codes the
+/// row's source allows, for a result the reference's `isError`. A step of
+/// a sequence whose reply is not of the row's outcome is held to
+/// `reply`; a single vector's must be (the registry and the reference
+/// agree).
+fn expect(row: &rows::Row, reply: Option<&str>, single: bool, id: &str) -> Option<Value> {
+    let reply = reply?;
+    let read =
+        model::read_reply(format!("{reply}\n").as_bytes()).unwrap_or_else(|e| panic!("{id}: {e}"));
+    let value = &read.value;
+    let fits = match row.expect.as_str() {
+        "reply" => true,
+        "error" => value.get("error").is_some(),
+        "result" => value.get("result").is_some(),
+        _ => false,
+    };
+    assert!(
+        fits || !single,
+        "{id}: row {} expects {} but the reference wrote {reply}",
+        row.id,
+        row.expect
+    );
+    let outcome = if fits { row.expect.as_str() } else { "reply" };
+    let mut e = serde_json::Map::new();
+    e.insert("id".into(), json!(read.id));
+    e.insert("outcome".into(), json!(outcome));
+    if outcome == "error" && !row.codes.is_empty() {
+        e.insert("codes".into(), json!(row.codes));
+    }
+    if outcome == "result"
+        && let Some(is_error) = value.pointer("/result/isError")
+    {
+        e.insert("isError".into(), is_error.clone());
+    }
+    Some(Value::Object(e))
 }
 
 fn config(name: &str) -> Config {
@@ -217,6 +271,19 @@ fn answer(v: &Vector, schemas: &BTreeMap<String, Schema>) -> Vector {
         v.id,
         v.rule
     );
+    let row = rows::row(&v.rule).unwrap_or_else(|| panic!("{}: rule {} is no row", v.id, v.rule));
+    fresh.level = row.level.clone();
+    fresh.source = row.source.clone();
+    assert!(
+        v.steps || (row.expect == "silence") == fresh.lines[0].reply.is_none(),
+        "{}: row {} expects {}",
+        v.id,
+        row.id,
+        row.expect
+    );
+    for line in &mut fresh.lines {
+        line.expect = expect(row, line.reply.as_deref(), !v.steps, &v.id);
+    }
     fresh
 }
 
@@ -334,12 +401,15 @@ fn sha256_is_sha256() {
 }
 
 fn manifest(files: &BTreeMap<&'static str, (String, Vec<Vector>)>) -> String {
-    let dir = spec_dir().expect("the official schemas: set MCP_SPEC_DIR");
-    let schema_bytes = std::fs::read(dir.join("2026-07-28/schema.json")).unwrap();
+    let path = spec_dir().map(|dir| dir.join("2026-07-28/schema.json"));
+    let schema_bytes = path
+        .as_deref()
+        .and_then(|p| std::fs::read(p).ok())
+        .unwrap_or_else(|| panic!("{}", missing(path.as_deref())));
     let mut by_file = serde_json::Map::new();
     let mut by_section: BTreeMap<String, u64> = BTreeMap::new();
     let mut by_flag: BTreeMap<String, u64> = BTreeMap::new();
-    let mut by_match: BTreeMap<String, u64> = BTreeMap::new();
+    let mut by_level: BTreeMap<String, u64> = BTreeMap::new();
     let mut total = 0;
     for f in FILES {
         let vectors = &files[f].1;
@@ -351,7 +421,7 @@ fn manifest(files: &BTreeMap<&'static str, (String, Vec<Vector>)>) -> String {
             for flag in &v.flags {
                 *by_flag.entry(flag.clone()).or_default() += 1;
             }
-            *by_match.entry(v.matching.clone()).or_default() += 1;
+            *by_level.entry(v.level.clone()).or_default() += 1;
         }
     }
     let m = json!({
@@ -368,7 +438,7 @@ fn manifest(files: &BTreeMap<&'static str, (String, Vec<Vector>)>) -> String {
             "by_file": by_file,
             "by_section": by_section,
             "by_flag": by_flag,
-            "by_match": by_match,
+            "by_level": by_level,
         }
     });
     serde_json::to_string_pretty(&m).unwrap() + "\n"
@@ -439,14 +509,16 @@ fn every_row_has_vectors_and_every_vector_a_row() {
             );
             assert!(ids.insert(v.id.clone()), "{} twice", v.id);
             *per_rule.entry(v.rule.as_str()).or_default() += 1;
-            assert!(
-                ["exact", "json", "error", "result"].contains(&v.matching.as_str()),
-                "{}",
+            let row = rows::row(&v.rule).expect("a row");
+            assert_eq!(
+                (&v.level, &v.source),
+                (&row.level, &row.source),
+                "{}: a vector's level and source are its row's",
                 v.id
             );
             for flag in &v.flags {
                 assert!(
-                    ["must", "decision", "generic", "generated"].contains(&flag.as_str()),
+                    ["decision", "generic", "generated"].contains(&flag.as_str()),
                     "{}: {flag}",
                     v.id
                 );
@@ -464,13 +536,6 @@ fn every_row_has_vectors_and_every_vector_a_row() {
                 v.id
             );
             let _ = config(&v.config);
-            if v.matching != "exact" {
-                assert!(
-                    v.lines.iter().all(|l| l.reply.is_some()),
-                    "{}: only exact vectors may expect silence",
-                    v.id
-                );
-            }
         }
     }
     // The HTTP rows (H1 to H17) have no stdio vectors: their vectors are

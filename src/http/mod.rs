@@ -159,11 +159,6 @@ impl Binding {
         &self.server
     }
 
-    /// The origins a request may carry (lowercase).
-    pub fn allowed_origins(&self) -> &[String] {
-        &self.origins
-    }
-
     /// Answers one request.
     pub fn respond(&self, request: &Request<'_>) -> Response {
         self.respond_with(request, &mut Direct)

@@ -4,7 +4,9 @@
 //! the tests, the fuzz targets and `mcp-reference check`. The schemas are
 //! not part of this project; they are read at run time from the folder
 //! named by `MCP_SPEC_DIR`, or else `../shared/spec`, laid out as
-//! `<version>/schema.json`.
+//! `<version>/schema.json`. Where they are missing, every load fails with
+//! the one sentence of [`missing`]: the pinned specification commit and the
+//! commands that fetch the schemas.
 //!
 //! A reply is validated twice: as a whole against the schema's message type
 //! for its method (`DiscoverResultResponse`, `ListToolsResultResponse`,
@@ -18,6 +20,30 @@ use std::path::{Path, PathBuf};
 
 use jsonschema::ValidatorMap;
 use serde_json::Value;
+
+/// The commit of the public specification repository
+/// (modelcontextprotocol/modelcontextprotocol) whose schemas and prose this
+/// project rests on: `docs/spec-coverage.md`, the vectors' manifest and CI
+/// all name it.
+pub const SPEC_COMMIT: &str = "b0f60ba5409db7a6582440a7b473cc0398890f15";
+
+/// The one sentence for a schema that is not where it was looked for
+/// (`path`; `None`: no folder was named at all): the pinned commit and the
+/// commands that fetch the schemas and point `MCP_SPEC_DIR` at them.
+pub fn missing(path: Option<&Path>) -> String {
+    let place = match path {
+        Some(p) => format!("no official schema at {}", p.display()),
+        None => "no official schema folder".to_string(),
+    };
+    format!(
+        "{place}: these tests need the JSON Schemas of the MCP specification at commit \
+         {SPEC_COMMIT}, which this repository does not hold; fetch them beside the checkout \
+         with `git clone --no-checkout https://github.com/modelcontextprotocol/modelcontextprotocol \
+         ../mcp-spec && git -C ../mcp-spec checkout {SPEC_COMMIT} -- schema` and run the tests \
+         with `MCP_SPEC_DIR=\"$(cd ../mcp-spec/schema && pwd)\"` set (or put that schema folder \
+         at ../shared/spec)"
+    )
+}
 
 /// The folder holding `<version>/schema.json`: `MCP_SPEC_DIR` if set, else
 /// `../shared/spec` if it exists.
@@ -105,12 +131,21 @@ impl Schema {
         })
     }
 
-    /// Loads the schema of `version` from [`spec_dir`].
+    /// Loads the schema of `version` from [`spec_dir`]; where it is
+    /// missing, the error is [`missing`]'s sentence.
     pub fn find(version: &str) -> Result<Schema, String> {
-        let dir = spec_dir().ok_or(
-            "no schema folder: set MCP_SPEC_DIR to the folder holding <version>/schema.json",
-        )?;
-        Schema::load(&dir, version)
+        Schema::find_in(spec_dir().as_deref(), version)
+    }
+
+    /// Loads `<dir>/<version>/schema.json`; where the file (or `dir`) is
+    /// missing, the error is [`missing`]'s sentence.
+    pub fn find_in(dir: Option<&Path>, version: &str) -> Result<Schema, String> {
+        let dir = dir.ok_or_else(|| missing(None))?;
+        let path = dir.join(version).join("schema.json");
+        if !path.is_file() {
+            return Err(missing(Some(&path)));
+        }
+        Schema::load_file(&path, version)
     }
 
     /// The version this schema is for.
@@ -189,6 +224,39 @@ impl Schema {
                     None => Ok(()),
                 }
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_missing_schema_names_the_commit_and_the_commands() {
+        let dir = std::env::temp_dir().join(format!("mcp-no-spec-{}", std::process::id()));
+        for error in [
+            Schema::find_in(Some(&dir), "2026-07-28").err(),
+            Schema::find_in(None, "2026-07-28").err(),
+        ] {
+            let error = error.unwrap_or_default();
+            assert!(error.contains(SPEC_COMMIT), "{error}");
+            assert!(error.contains("git clone"), "{error}");
+            assert!(error.contains("MCP_SPEC_DIR="), "{error}");
+            assert!(!error.contains('\n'), "one sentence, one line: {error}");
+        }
+    }
+
+    #[test]
+    fn the_pinned_commit_is_the_one_the_docs_and_ci_name() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        for file in [
+            "README.md",
+            "docs/spec-coverage.md",
+            ".github/workflows/ci.yml",
+        ] {
+            let text = std::fs::read_to_string(root.join(file)).unwrap_or_default();
+            assert!(text.contains(SPEC_COMMIT), "{file} names another commit");
         }
     }
 }

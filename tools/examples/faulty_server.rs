@@ -9,6 +9,12 @@
 //!   --answer-notifications  answers every notification with an error
 //!   --skip-version-check    serves any protocol version as 2026-07-28
 //!   --no-result-type        leaves resultType out of every result
+//!   --restyle               not a fault of the specification: another
+//!                           wording for every error, an error.data member,
+//!                           a further _meta member in every result, the
+//!                           top-level members in reverse order
+//!   --deep-as-invalid       answers a line nested 128 levels deep or more
+//!                           with -32600 instead of -32700
 //!   --leak-forbidden        shows any existing order, whoever owns it
 //!   --drop-at-eof           exits at end-of-file without answering what is
 //!                           still queued (each request takes 20 ms)
@@ -22,6 +28,11 @@
 //!                           handled and answered, as a server answering
 //!                           concurrently may; not a fault: the replies are
 //!                           right
+//!   --random-order          answers each request with a non-null id from a
+//!                           thread of its own, after a random pause of 0 to
+//!                           8 ms, so replies come in a different order on
+//!                           every run, as from a server answering
+//!                           concurrently; not a fault either
 //! ```
 //!
 //! The configuration comes from `MCP_REFERENCE_CONFIG`, as for the real
@@ -43,6 +54,8 @@ struct Faults {
     answer_notifications: bool,
     skip_version_check: bool,
     no_result_type: bool,
+    deep_as_invalid: bool,
+    restyle: bool,
     leak_forbidden: bool,
     drop_at_eof: bool,
     log_on_stdout: bool,
@@ -50,6 +63,7 @@ struct Faults {
     hang_on: Option<String>,
     stderr_noise: bool,
     late_tool_calls: bool,
+    random_order: bool,
 }
 
 fn parse() -> Result<Faults, String> {
@@ -61,11 +75,14 @@ fn parse() -> Result<Faults, String> {
             "--answer-notifications" => f.answer_notifications = true,
             "--skip-version-check" => f.skip_version_check = true,
             "--no-result-type" => f.no_result_type = true,
+            "--deep-as-invalid" => f.deep_as_invalid = true,
+            "--restyle" => f.restyle = true,
             "--leak-forbidden" => f.leak_forbidden = true,
             "--drop-at-eof" => f.drop_at_eof = true,
             "--log-on-stdout" => f.log_on_stdout = true,
             "--stderr-noise" => f.stderr_noise = true,
             "--late-tool-calls" => f.late_tool_calls = true,
+            "--random-order" => f.random_order = true,
             "--slow-start" => {
                 let ms = args.next().ok_or("--slow-start needs milliseconds")?;
                 f.slow_start = Some(ms.parse().map_err(|_| "--slow-start needs milliseconds")?);
@@ -167,6 +184,7 @@ fn main() -> ExitCode {
         }
     };
     let mut held: Option<String> = None;
+    let mut pending = Vec::new();
     for line in rx {
         let reply = handle(&server, &faults, &line);
         // Only a reply with an id can be told from the others when late.
@@ -178,7 +196,22 @@ fn main() -> ExitCode {
                     .is_ok_and(|v| v.get("id").is_some_and(|id| !id.is_null()))
             });
         let earlier = held.take();
+        let has_id = |r: &str| {
+            serde_json::from_str::<Value>(r)
+                .is_ok_and(|v| v.get("id").is_some_and(|id| !id.is_null()))
+        };
         match reply {
+            Some(reply) if faults.random_order && has_id(&reply) => {
+                let out = Arc::clone(&stdout);
+                let pause = Duration::from_millis(random() % 9);
+                pending.push(thread::spawn(move || {
+                    thread::sleep(pause);
+                    if let Ok(mut out) = out.lock() {
+                        let _ = out.write_all(reply.as_bytes());
+                        let _ = out.flush();
+                    }
+                }));
+            }
             Some(reply) if late => held = Some(reply),
             Some(reply) => write(&reply),
             None => {}
@@ -190,7 +223,19 @@ fn main() -> ExitCode {
     if let Some(earlier) = held {
         write(&earlier);
     }
+    for reply in pending {
+        let _ = reply.join();
+    }
     ExitCode::SUCCESS
+}
+
+/// A number that differs from run to run (the standard library's
+/// randomly keyed hasher).
+fn random() -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u64(0);
+    h.finish()
 }
 
 /// The reply to one line, newline included, as the faults make it.
@@ -202,6 +247,15 @@ fn handle(server: &Server, faults: &Faults, line: &[u8]) -> Option<String> {
         .and_then(Value::as_str);
     if faults.stderr_noise {
         eprintln!("faulty_server: got a line of {} bytes", line.len());
+    }
+    if faults.deep_as_invalid
+        && serde_json::from_slice::<Value>(line)
+            .is_err_and(|e| e.to_string().contains("recursion limit"))
+    {
+        return Some(
+            "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32600,\"message\":\"Invalid Request\"}}\n"
+                .into(),
+        );
     }
     if let (Some(hang), Some(method)) = (&faults.hang_on, method)
         && hang == method
@@ -281,5 +335,41 @@ fn handle(server: &Server, faults: &Faults, line: &[u8]) -> Option<String> {
         value["id"] = id.clone();
         reply = format!("{value}\n");
     }
+    if faults.restyle {
+        reply = restyle(&reply).unwrap_or(reply);
+    }
     Some(reply)
+}
+
+/// The same reply as another implementation might style it (`--restyle`):
+/// the id kept as written, everything the specification leaves free
+/// changed.
+fn restyle(reply: &str) -> Option<String> {
+    use serde_json::value::RawValue;
+    let members: std::collections::BTreeMap<String, Box<RawValue>> =
+        serde_json::from_str(reply).ok()?;
+    let mut out = Vec::new();
+    for (name, raw) in members.into_iter().rev() {
+        let text = match name.as_str() {
+            "error" => {
+                let mut e: serde_json::Map<String, Value> = serde_json::from_str(raw.get()).ok()?;
+                e.insert(
+                    "message".into(),
+                    Value::from("The request could not be served."),
+                );
+                e.insert("data".into(), serde_json::json!({"detail": "restyled"}));
+                Value::Object(e).to_string()
+            }
+            "result" => {
+                let mut r: Value = serde_json::from_str(raw.get()).ok()?;
+                if let Some(meta) = r.get_mut("_meta").and_then(Value::as_object_mut) {
+                    meta.insert("example.com/trace".into(), Value::from("t-1"));
+                }
+                r.to_string()
+            }
+            _ => raw.get().to_string(),
+        };
+        out.push(format!("{}:{text}", Value::from(name)));
+    }
+    Some(format!("{{{}}}\n", out.join(",")))
 }

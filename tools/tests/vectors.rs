@@ -4,7 +4,8 @@
 //! `examples/faulty_server.rs`: the reference passes every vector of every
 //! fixture; each fault fails the vector of the rule it breaks; and the two
 //! replayers agree on every verdict (the same failing vector ids, the same
-//! exit code). Durations are printed, never asserted.
+//! exit code, the per-level lines, the same number of server starts); a
+//! failure restarts the server only when it stops answering. Durations are printed, never asserted.
 
 #[path = "support/fixture.rs"]
 mod fixture;
@@ -19,11 +20,27 @@ fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
-/// The exit code, the failing vector ids and the whole output.
+/// The exit code, the failing vector ids, how many server processes the
+/// replay started, and the whole output.
 struct Verdict {
     code: i32,
     failed: BTreeSet<String>,
+    starts: Option<u64>,
+    /// The per-level lines (`must 175/175`, ...), in order.
+    levels: Vec<String>,
     out: String,
+}
+
+impl Verdict {
+    /// The count of vectors that failed at `level`.
+    fn failed_at(&self, level: &str) -> usize {
+        self.levels
+            .iter()
+            .find_map(|l| l.strip_prefix(level)?.strip_prefix(' '))
+            .and_then(|n| n.split_once('/'))
+            .and_then(|(ok, all)| Some(all.parse::<usize>().ok()? - ok.parse::<usize>().ok()?))
+            .unwrap_or(usize::MAX)
+    }
 }
 
 fn verdict(mut cmd: Command) -> Verdict {
@@ -40,6 +57,20 @@ fn verdict(mut cmd: Command) -> Verdict {
         .filter_map(|l| l.split(' ').next())
         .map(String::from)
         .collect();
+    let starts = text
+        .lines()
+        .filter_map(|l| l.strip_suffix(" server starts"))
+        .filter_map(|l| l.rsplit(' ').next())
+        .find_map(|n| n.parse().ok());
+    let levels = text
+        .lines()
+        .filter(|l| {
+            ["must ", "should ", "textbook ", "canonical "]
+                .iter()
+                .any(|p| l.starts_with(p))
+        })
+        .map(String::from)
+        .collect();
     println!(
         "{:?}: exit {:?} in {:.2} s",
         cmd.get_args().collect::<Vec<_>>(),
@@ -49,13 +80,19 @@ fn verdict(mut cmd: Command) -> Verdict {
     Verdict {
         code: out.status.code().unwrap_or(-1),
         failed,
+        starts,
+        levels,
         out: text + &String::from_utf8_lossy(&out.stderr),
     }
 }
 
 fn rust(fixture: Option<&str>, server: &[OsString]) -> Verdict {
+    rust_at(fixture, "must", server)
+}
+
+fn rust_at(fixture: Option<&str>, level: &str, server: &[OsString]) -> Verdict {
     let mut cmd = Command::new(fixture::bin());
-    cmd.args(["check", "--vectors"]);
+    cmd.args(["check", "--vectors", "--level", level]);
     if let Some(f) = fixture {
         cmd.args(["--fixture", f]);
     }
@@ -64,8 +101,13 @@ fn rust(fixture: Option<&str>, server: &[OsString]) -> Verdict {
 }
 
 fn python(fixture: Option<&str>, server: &[OsString]) -> Verdict {
+    python_at(fixture, "must", server)
+}
+
+fn python_at(fixture: Option<&str>, level: &str, server: &[OsString]) -> Verdict {
     let mut cmd = Command::new("python3");
     cmd.arg(repo().join("scripts/replay_vectors.py"));
+    cmd.args(["--level", level]);
     if let Some(f) = fixture {
         cmd.args(["--fixture", f]);
     }
@@ -75,11 +117,16 @@ fn python(fixture: Option<&str>, server: &[OsString]) -> Verdict {
 
 /// Runs both replayers and requires the same verdict; returns it.
 fn both(fixture: Option<&str>, server: &[OsString]) -> Verdict {
-    let r = rust(fixture, server);
-    let p = python(fixture, server);
+    both_at(fixture, "must", server)
+}
+
+/// [`both`], the verdict resting on `level`.
+fn both_at(fixture: Option<&str>, level: &str, server: &[OsString]) -> Verdict {
+    let r = rust_at(fixture, level, server);
+    let p = python_at(fixture, level, server);
     assert_eq!(
-        (r.code, &r.failed),
-        (p.code, &p.failed),
+        (r.code, &r.failed, r.starts, &r.levels),
+        (p.code, &p.failed, p.starts, &p.levels),
         "the replayers disagree\n--- check --vectors\n{}\n--- replay_vectors.py\n{}",
         r.out,
         p.out
@@ -105,11 +152,15 @@ fn the_reference_passes_every_vector_of_every_fixture_in_both_replayers() {
         Some("short-lines"),
         Some("legacy"),
     ] {
-        let v = both(fixture, &reference(fixture));
+        let v = both_at(fixture, "canonical", &reference(fixture));
         assert_eq!(v.code, 0, "{}", v.out);
         assert!(v.failed.is_empty(), "{}", v.out);
         assert!(v.out.contains("verdict: PASS"), "{}", v.out);
         assert!(v.out.contains(" 0 failed"), "{}", v.out);
+        assert_eq!(v.levels.len(), 4, "{}", v.out);
+        for level in ["must", "should", "textbook", "canonical"] {
+            assert_eq!(v.failed_at(level), 0, "{level}\n{}", v.out);
+        }
     }
 }
 
@@ -122,12 +173,20 @@ fn each_fault_fails_its_vectors_with_the_same_verdicts() {
         ("--answer-notifications", "generic/E16-01", true),
         ("--skip-version-check", "generic/M7-01", true),
         ("--no-result-type", "generic/D1-discover", true),
-        ("--leak-forbidden", "textbook/T5-forbidden", false),
+        ("--leak-forbidden", "textbook/T5-forbidden", true),
         ("--drop-at-eof", "textbook/W1-recorded-run", false),
         ("--log-on-stdout", "generic/D1-discover", true),
     ];
+    println!("| fault | must | should | textbook | canonical |");
     for (flag, vector, must) in faults {
         let v = both(Some("textbook"), &fixture::faulty(&[flag]));
+        println!(
+            "| {flag} | {} | {} | {} | {} |",
+            v.failed_at("must"),
+            v.failed_at("should"),
+            v.failed_at("textbook"),
+            v.failed_at("canonical")
+        );
         println!("{flag}: {} failing: {:?}", v.failed.len(), v.failed);
         assert!(
             v.failed.contains(vector),
@@ -137,8 +196,60 @@ fn each_fault_fails_its_vectors_with_the_same_verdicts() {
         assert_ne!(v.code, 2, "{}", v.out);
         if must {
             assert_eq!(v.code, 1, "{flag} fails a must vector\n{}", v.out);
+            assert!(v.failed_at("must") > 0, "{}", v.out);
+        } else {
+            assert_eq!(v.code, 0, "{flag} breaks no MUST\n{}", v.out);
         }
     }
+}
+
+/// A server that differs from the reference only where the specification
+/// leaves it free (wording, `error.data`, a further `_meta` member, member
+/// order) passes `must`, `should` and `textbook`, and fails only
+/// `canonical`, which `--level canonical` makes the verdict.
+#[test]
+fn style_is_canonical_only() {
+    let server = fixture::faulty(&["--restyle"]);
+    let v = both(Some("textbook"), &server);
+    assert_eq!(v.code, 0, "{}", v.out);
+    for level in ["must", "should", "textbook"] {
+        assert_eq!(v.failed_at(level), 0, "{level}\n{}", v.out);
+    }
+    assert!(v.failed_at("canonical") > 100, "{}", v.out);
+    let v = both_at(Some("textbook"), "canonical", &server);
+    assert_eq!(v.code, 1, "{}", v.out);
+    let v = both_at(Some("textbook"), "textbook", &server);
+    assert_eq!(v.code, 0, "{}", v.out);
+}
+
+/// A failed vector replaces the server only when its probe got no reply
+/// (it exited or stopped answering): a server that fails many vectors with
+/// well-formed lines (a wrong member, a wrong id, a reply to a
+/// notification, log lines on stdout) is started as often as the
+/// reference, once for the shared process and once per sequence, in both
+/// replayers; a server that stops answering is replaced.
+#[test]
+fn a_failure_keeps_the_server_unless_it_stops_answering() {
+    let reference = both(Some("textbook"), &reference(Some("textbook")));
+    let once = reference.starts.expect("the summary counts server starts");
+    for flag in [
+        "--no-result-type",
+        "--wrong-id",
+        "--answer-notifications",
+        "--log-on-stdout",
+    ] {
+        let v = both(
+            Some("textbook"),
+            &fixture::faulty(&[flag, "--slow-start", "300"]),
+        );
+        assert!(v.failed.len() > 1, "{flag}\n{}", v.out);
+        assert_eq!(v.starts, Some(once), "{flag}\n{}", v.out);
+    }
+    let v = both(
+        Some("textbook"),
+        &fixture::faulty(&["--hang-on", "logging/setLevel"]),
+    );
+    assert!(v.starts > Some(once), "{}", v.out);
 }
 
 /// The command line: an unknown fixture or a server that cannot start is

@@ -531,7 +531,7 @@ impl SessionLine {
                 if let Some(name) = name.json() {
                     params.push(("name".to_string(), name));
                 }
-                if let Some(order) = model::order_id(config, order) {
+                if let Some(order) = render::order_id(config, order) {
                     params.push((
                         "arguments".to_string(),
                         model::obj(vec![("order_id".into(), order)]),

@@ -1,22 +1,21 @@
 //! The structured request model of the `respond_structured` and `session`
 //! fuzz targets: an [`arbitrary`]-derived description of one request line
-//! and its rendering, as the test kit's one JSON tree
-//! ([`crate::model::Json`]), to a line.
+//! (its rendering to a line is [`super::render`]'s, which depends on this
+//! module and not the other way round).
 //!
 //! Every enum lists its well-formed choice first, so that the empty input
 //! decodes to a well-formed `tools/call get_order` request and short inputs
 //! stay close to the interesting paths; the other choices break one thing
 //! each (a wrong id kind, a malformed `_meta`, a duplicate member, a cut
 //! line, ...). What the server must answer is the model's to say
-//! ([`Request::expect`] asks [`crate::model::expect_line`]); this module
-//! only builds lines. The rows it aims at are those of `docs/behavior.md`
-//! sections "Framing", "Envelope", "`_meta` and protocol versions",
-//! "Methods" and "Tools".
+//! (`Request::expect`, in [`super::render`], asks
+//! [`crate::model::expect_line`]); this module only describes requests.
+//! The rows it aims at are those of `docs/behavior.md` sections "Framing",
+//! "Envelope", "`_meta` and protocol versions", "Methods" and "Tools".
 
 use arbitrary::Arbitrary;
 
-use crate::model::{self, Esc, Expect, Json};
-use mcp_reference::Config;
+use crate::model::{Esc, Json};
 
 /// An object with plainly written names, members in order, duplicates
 /// kept.
@@ -693,15 +692,10 @@ pub struct Request {
     pub framing: Framing,
 }
 
-pub use super::render::{NONEXISTENT_ORDER, order_id};
+/// An order id no fixture has.
+pub const NONEXISTENT_ORDER: &str = "Z-000-no-such-order";
 
 impl Request {
-    /// What a [`mcp_reference::Server`] with `config` must answer to
-    /// [`Request::line`]: the model's expectation.
-    pub fn expect(&self, config: &Config) -> Expect {
-        model::expect_line(config, &self.line(config))
-    }
-
     /// The same request with `clientInfo` left out, when it has a valid one
     /// (its reply must be byte-identical: `clientInfo` is never a basis for
     /// any decision).
@@ -722,23 +716,6 @@ impl Request {
             m.client_info = ClientInfoModel::Absent;
         }
         Some(r)
-    }
-
-    /// Whether a variation of this request (another `clientInfo`, another
-    /// order id) must get a reply that differs only as the variation says:
-    /// true when framing neither cuts nor spoils the line and the line is
-    /// well within the limits of length and depth.
-    pub fn comparable(&self, config: &Config) -> bool {
-        let tree = self.tree(config);
-        self.comparable_with(config, &self.framed(tree.render()), &tree)
-    }
-
-    /// [`Request::comparable`], given this request's [`Request::tree`] and
-    /// [`Request::line`] for `config`.
-    pub fn comparable_with(&self, config: &Config, line: &[u8], tree: &Json) -> bool {
-        matches!(self.framing, Framing::Plain | Framing::Cr | Framing::Spaces)
-            && line.len() + 64 <= config.max_line_bytes()
-            && tree.depth() <= 100
     }
 
     /// The request the empty input decodes to: a well-formed

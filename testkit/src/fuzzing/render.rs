@@ -1,13 +1,16 @@
 //! Rendering of the structured request model ([`super::model::Request`])
 //! to the one JSON tree for a fixture's configuration: which order and
 //! product ids the model's references name, where a duplicate member goes,
-//! and the line as sent with its framing.
+//! and the line as sent with its framing; and what follows from the
+//! rendered line: the model's expectation ([`Request::expect`]) and whether
+//! two variations of a request are comparable. This module depends on
+//! [`super::model`], never the other way round.
 
 use super::model::*;
-use crate::model::Json;
 use crate::model::core::{
     CLIENT_CAPABILITIES, CLIENT_INFO, LOG_LEVEL, LOG_LEVELS, PROTOCOL_VERSION,
 };
+use crate::model::{self as oracle, Expect, Json};
 use mcp_reference::Config;
 
 /// The names the data of a configuration gives to [`OrderRef`] and
@@ -36,9 +39,6 @@ pub fn order_id(config: &Config, r: &OrderRef) -> Option<Json> {
         OrderRef::NotString(v) => Some(v.json()),
     }
 }
-
-/// An order id no fixture has.
-pub const NONEXISTENT_ORDER: &str = "Z-000-no-such-order";
 
 fn product_id(config: &Config, r: &ProductRef) -> Option<Json> {
     match r {
@@ -73,6 +73,29 @@ fn duplicate(members: &mut Vec<(String, Json)>, key: &str) {
 }
 
 impl Request {
+    /// What a [`mcp_reference::Server`] with `config` must answer to
+    /// [`Request::line`]: the model's expectation.
+    pub fn expect(&self, config: &Config) -> Expect {
+        oracle::expect_line(config, &self.line(config))
+    }
+
+    /// Whether a variation of this request (another `clientInfo`, another
+    /// order id) must get a reply that differs only as the variation says:
+    /// true when framing neither cuts nor spoils the line and the line is
+    /// well within the limits of length and depth.
+    pub fn comparable(&self, config: &Config) -> bool {
+        let tree = self.tree(config);
+        self.comparable_with(config, &self.framed(tree.render()), &tree)
+    }
+
+    /// [`Request::comparable`], given this request's [`Request::tree`] and
+    /// [`Request::line`] for `config`.
+    pub fn comparable_with(&self, config: &Config, line: &[u8], tree: &Json) -> bool {
+        matches!(self.framing, Framing::Plain | Framing::Cr | Framing::Spaces)
+            && line.len() + 64 <= config.max_line_bytes()
+            && tree.depth() <= 100
+    }
+
     /// The message as a JSON tree, for a server with `config`.
     pub fn tree(&self, config: &Config) -> Json {
         let dup = self.duplicate;

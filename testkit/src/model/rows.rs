@@ -1,6 +1,8 @@
 //! The row registry, `docs/rows.json`: one entry per row of
 //! `docs/behavior.md` (`id`, `section`, `rule`, and for a row whose reply is
-//! a fixed error its `code` and `message`). The model takes the code and
+//! a fixed error its `code` and `message`), with the verdict level its
+//! outcome is judged at and the source that level rests on (`level`,
+//! `source`, `expect`, `codes`: docs/vectors.md, "Levels"). The model takes the code and
 //! message of every fixed error from here, so they are written once, in
 //! the registry, and never copied from the server's constants.
 
@@ -27,6 +29,34 @@ pub struct Row {
     /// The message of the row's fixed error.
     #[serde(default)]
     pub message: Option<String>,
+    /// The level its outcome is judged at: `must`, `should`, `textbook`
+    /// or `canonical`; it follows from `source`.
+    pub level: String,
+    /// What the level rests on: a statement id of `docs/spec-coverage.md`
+    /// (`BASE-41`, `JRPC-03`, ...), `textbook:<row>` (what the book-orders
+    /// fixtures fix) or `canonical:<row>` (the reference's exact bytes).
+    pub source: String,
+    /// What the source requires of a reply: `silence`, `reply` (a reply
+    /// with the request's id), `error` (an error reply with it) or `result`
+    /// (a complete result with it, and the reference's `isError`).
+    pub expect: String,
+    /// For `error`: the codes the source allows (empty: any code).
+    #[serde(default)]
+    pub codes: Vec<i64>,
+}
+
+/// The verdict levels, weakest claim first: a level's verdict includes
+/// every level before it.
+pub const LEVELS: [&str; 4] = ["must", "should", "textbook", "canonical"];
+
+/// The level a statement's RFC 2119 keyword gives (`MUST`, `SHOULD NOT`,
+/// ...); `None` for a keyword no verdict can rest on (`MAY`).
+pub fn level_of_keyword(keyword: &str) -> Option<&'static str> {
+    match keyword {
+        "MUST" | "MUST NOT" | "REQUIRED" | "SHALL" | "SHALL NOT" => Some("must"),
+        "SHOULD" | "SHOULD NOT" | "RECOMMENDED" | "NOT RECOMMENDED" => Some("should"),
+        _ => None,
+    }
 }
 
 /// Every row, in registry order (empty if the registry does not parse;

@@ -3,10 +3,16 @@
 //! the report. `docs/check.md` restates this table (a unit test keeps the
 //! two in step).
 //!
-//! Levels follow the spec's own words: MUST where the spec (or JSON-RPC
-//! 2.0, which MCP builds on) says MUST, SHOULD where it says SHOULD or only
-//! implies the rule. Section paths are relative to
-//! `docs/specification/2026-07-28/` of the MCP specification.
+//! Every check names the statement it rests on (`source`: ids of
+//! `docs/spec-coverage.md`, the first the one its level follows from), or
+//! the book-orders rule it holds a server to (`textbook:<row>`, a row of
+//! `docs/behavior.md`): MUST for a MUST or MUST NOT of the MCP
+//! specification or JSON-RPC 2.0, SHOULD for a SHOULD, SHOULD NOT or
+//! RECOMMENDED, TEXTBOOK for the reference's own choice where the
+//! specification names none (reported, never in the verdict). A unit test
+//! fails when a level is not the one its source gives or a source does not
+//! exist. Section paths are relative to `docs/specification/2026-07-28/`
+//! of the MCP specification.
 
 /// How binding a check's rule is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -15,6 +21,9 @@ pub enum Level {
     Must,
     /// Reported, but the verdict does not depend on it.
     Should,
+    /// The book-orders reference's choice where the specification names
+    /// none: reported, never in the verdict.
+    Textbook,
 }
 
 impl Level {
@@ -23,6 +32,7 @@ impl Level {
         match self {
             Level::Must => "MUST",
             Level::Should => "SHOULD",
+            Level::Textbook => "TEXTBOOK",
         }
     }
 }
@@ -32,27 +42,28 @@ impl Level {
 pub struct CheckInfo {
     /// Stable id, `group.name`.
     pub id: &'static str,
-    /// MUST or SHOULD.
+    /// MUST, SHOULD or TEXTBOOK.
     pub level: Level,
+    /// The statement ids (docs/spec-coverage.md) it rests on, the first
+    /// giving its level; or `textbook:<row>`.
+    pub source: &'static str,
     /// Where the rule is written.
     pub section: &'static str,
     /// What a passing server does, in one line.
     pub description: &'static str,
 }
 
-const fn must(id: &'static str, section: &'static str, description: &'static str) -> CheckInfo {
+const fn check(
+    level: Level,
+    id: &'static str,
+    source: &'static str,
+    section: &'static str,
+    description: &'static str,
+) -> CheckInfo {
     CheckInfo {
         id,
-        level: Level::Must,
-        section,
-        description,
-    }
-}
-
-const fn should(id: &'static str, section: &'static str, description: &'static str) -> CheckInfo {
-    CheckInfo {
-        id,
-        level: Level::Should,
+        level,
+        source,
         section,
         description,
     }
@@ -60,118 +71,164 @@ const fn should(id: &'static str, section: &'static str, description: &'static s
 
 /// Every check, in report order.
 pub const CHECKS: &[CheckInfo] = &[
-    must(
+    check(
+        Level::Must,
         "discover.result",
+        "DISC-01, BASE-07, CACHE-01, CACHE-03",
         "server/discover.mdx#discoverresult; server/utilities/caching.mdx#cacheable-results; basic/index.mdx#resulttype",
         "server/discover answers with resultType \"complete\", supportedVersions including 2026-07-28, capabilities, ttlMs and cacheScope",
     ),
-    should(
+    check(
+        Level::Should,
         "discover.server-info",
+        "DISC-02",
         "server/discover.mdx#discoverresult; basic/index.mdx#meta",
         "the discover result carries _meta[\"io.modelcontextprotocol/serverInfo\"] with a name and a version",
     ),
-    must(
+    check(
+        Level::Must,
         "version.unsupported",
+        "VER-01",
         "basic/versioning.mdx#protocol-version-negotiation",
         "a request naming a version the server does not serve gets -32022 with data.supported and data.requested",
     ),
-    must(
+    check(
+        Level::Must,
         "meta.missing",
+        "BASE-41",
         "basic/index.mdx#meta (per-request protocol fields)",
         "a request without params, without params._meta, or with _meta not an object gets -32602",
     ),
-    must(
+    check(
+        Level::Must,
         "meta.protocol-version",
+        "BASE-41",
         "basic/index.mdx#meta (per-request protocol fields)",
         "a request whose _meta lacks protocolVersion, or has one that is not a string, gets -32602",
     ),
-    must(
+    check(
+        Level::Must,
         "meta.client-capabilities",
+        "BASE-41",
         "basic/index.mdx#meta (per-request protocol fields)",
         "a request whose _meta lacks clientCapabilities, or has one that is not an object, gets -32602",
     ),
-    must(
+    check(
+        Level::Textbook,
         "method.unknown",
+        "textbook:D4",
         "basic/index.mdx#error-codes; JSON-RPC 2.0 section 5.1",
-        "a well-formed request for a method the server does not have gets -32601",
+        "a well-formed request for a method the server does not have gets -32601 (JSON-RPC's code; no MCP statement requires it)",
     ),
-    must(
+    check(
+        Level::Must,
         "jsonrpc.parse-error",
+        "JRPC-03",
         "JSON-RPC 2.0 sections 5 and 5.1; basic/index.mdx#error-responses",
-        "a line that is not valid JSON gets -32700 with id null",
+        "a line that is not valid JSON gets an error with id null (-32700 is the reference's code, not judged here)",
     ),
-    must(
+    check(
+        Level::Must,
         "jsonrpc.not-object",
+        "JRPC-03",
         "JSON-RPC 2.0 sections 5 and 5.1; basic/index.mdx#messages",
-        "JSON that is not an object (a number, a string, null, true, an empty array) gets -32600 with id null",
+        "JSON that is not an object (a number, a string, null, true, an empty array) gets an error with id null (-32600 is the reference's code, not judged here)",
     ),
-    must(
+    check(
+        Level::Must,
         "ids.echo",
+        "JRPC-03, BASE-05",
         "basic/index.mdx#requests and #responses; JSON-RPC 2.0 section 5",
         "string ids and 64-bit integer ids are echoed exactly",
     ),
-    must(
+    check(
+        Level::Must,
         "ids.big-integer",
+        "JRPC-03, BASE-03",
         "basic/index.mdx#requests (an id is a string or an integer, of no bounded size); JSON-RPC 2.0 section 5",
         "integer ids beyond 64 bits are echoed digit for digit",
     ),
-    must(
+    check(
+        Level::Must,
         "notifications.silent",
+        "BASE-19, JRPC-04",
         "basic/index.mdx#notifications; JSON-RPC 2.0 section 4.1",
         "notifications get no reply: known or unknown, with params MCP accepts or not, even with a request's method",
     ),
-    must(
+    check(
+        Level::Must,
         "tools.list",
+        "TOOLS-02, CACHE-03",
         "server/tools.mdx#listing-tools; server/utilities/caching.mdx#cacheable-results",
         "tools/list answers with a tools array, an integer ttlMs >= 0 and cacheScope \"public\" or \"private\"",
     ),
-    should(
+    check(
+        Level::Should,
         "tools.list-deterministic",
+        "TOOLS-04",
         "server/tools.mdx#capabilities",
         "tools/list gives the same tools in the same order each time, whatever came between",
     ),
-    must(
+    check(
+        Level::Textbook,
         "tools.call-unknown",
+        "textbook:T3",
         "server/tools.mdx#error-handling; schema InvalidParamsError",
-        "tools/call of a name not in tools/list gets -32602 and no result",
+        "tools/call of a name not in tools/list gets -32602 and no result (a protocol error in server/tools.mdx, with no MUST)",
     ),
-    should(
+    check(
+        Level::Should,
         "initialize.answer",
+        "VER-07",
         "basic/versioning.mdx#backward-compatibility-with-initialization-based-versions",
         "initialize gets a legacy InitializeResult, or an error that names the versions the server supports",
     ),
-    must(
+    check(
+        Level::Must,
         "eof.answers-all",
+        "JRPC-01",
         "JSON-RPC 2.0 sections 4.1 and 5; basic/transports/stdio.mdx#shutdown",
         "requests written at once and followed by end-of-file are all answered",
     ),
-    should(
+    check(
+        Level::Should,
         "eof.exits",
+        "STDIO-10",
         "basic/transports/stdio.mdx#shutdown",
         "the server exits once its stdin is closed, within the timeout",
     ),
-    should(
+    check(
+        Level::Should,
         "robust.oversized-line",
+        "IDX-04",
         "basic/transports/stdio.mdx; RFC 8259 section 9",
         "after an 8 MiB line the server is alive and answers the next request as before",
     ),
-    should(
+    check(
+        Level::Should,
         "robust.invalid-utf8",
+        "IDX-04",
         "basic/transports/stdio.mdx; RFC 8259 section 8.1",
         "after a line that is not UTF-8 the server is alive and answers the next request as before",
     ),
-    should(
+    check(
+        Level::Should,
         "robust.deep-nesting",
+        "IDX-04",
         "RFC 8259 section 9",
         "after a line nested 100000 levels deep the server is alive and answers the next request as before",
     ),
-    must(
+    check(
+        Level::Must,
         "stdout.json-rpc",
+        "STDIO-03",
         "basic/transports/stdio.mdx (stdout carries only valid MCP messages, never requests)",
         "every line on stdout is a JSON-RPC 2.0 response or notification",
     ),
-    must(
+    check(
+        Level::Must,
         "stdout.schema",
+        "STDIO-03, BASE-02",
         "basic/transports/stdio.mdx; the official schema.json of the message's version",
         "every JSON-RPC message on stdout validates against the official schema for its version",
     ),
@@ -202,6 +259,44 @@ mod tests {
                 c.id
             );
             assert!(!c.description.contains('\n') && !c.section.is_empty());
+        }
+    }
+
+    /// Each check's level is the one its first source gives, and every
+    /// source exists (a statement of docs/spec-coverage.md, or a row).
+    #[test]
+    fn every_level_follows_from_its_source() {
+        let coverage = include_str!("../../../docs/spec-coverage.md");
+        let rows = include_str!("../../../docs/rows.json");
+        let keyword = |id: &str| {
+            coverage.lines().find_map(|l| {
+                let cells: Vec<&str> = l.split(" | ").collect();
+                (cells.first() == Some(&format!("| {id}").as_str()))
+                    .then(|| cells.get(2).map(|k| k.to_string()))
+                    .flatten()
+            })
+        };
+        for c in CHECKS {
+            let mut level = None;
+            for source in c.source.split(", ") {
+                let this = match source.strip_prefix("textbook:") {
+                    Some(row) => {
+                        assert!(
+                            rows.contains(&format!("{{\"id\": \"{row}\"")),
+                            "{}: {row}",
+                            c.id
+                        );
+                        Level::Textbook
+                    }
+                    None => match keyword(source).as_deref() {
+                        Some("MUST" | "MUST NOT") => Level::Must,
+                        Some("SHOULD" | "SHOULD NOT" | "RECOMMENDED") => Level::Should,
+                        other => panic!("{}: source {source} gives {other:?}", c.id),
+                    },
+                };
+                level.get_or_insert(this);
+            }
+            assert_eq!(level, Some(c.level), "{}: {}", c.id, c.source);
         }
     }
 

@@ -28,12 +28,14 @@ use crate::http_client::{self, Request, Response, Url};
 const fn check(
     id: &'static str,
     level: Level,
+    source: &'static str,
     section: &'static str,
     description: &'static str,
 ) -> CheckInfo {
     CheckInfo {
         id,
         level,
+        source,
         section,
         description,
     }
@@ -41,103 +43,119 @@ const fn check(
 
 use Level::{Must, Should};
 
-/// The HTTP checks, in report order. `section` names the statement id of
-/// docs/spec-coverage.md and its page anchor.
+/// The HTTP checks, in report order: each names the statement of
+/// docs/spec-coverage.md it rests on (`source`) and its page anchor.
 pub const HTTP_CHECKS: &[CheckInfo] = &[
     check(
         "http.post-json",
         Must,
-        "SHTTP-12 basic/transports/streamable-http.mdx#sending-messages",
+        "SHTTP-12",
+        "basic/transports/streamable-http.mdx#sending-messages",
         "a POST of server/discover with correct headers gets 200 and one JSON-RPC response, as application/json or text/event-stream",
     ),
     check(
         "http.version-header-missing",
-        Must,
-        "SHTTP-23 basic/transports/streamable-http.mdx#protocol-version-header",
-        "a request without MCP-Protocol-Version gets 400 with -32020",
+        Level::Textbook,
+        "textbook:H10",
+        "basic/transports/streamable-http.mdx#protocol-version-header",
+        "a request without MCP-Protocol-Version gets 400 with -32020 (a MUST only for a server that serves no client older than 2025-06-18: a dual-era server may read it as 2025-03-26)",
     ),
     check(
         "http.version-header-mismatch",
         Must,
-        "SHTTP-20 basic/transports/streamable-http.mdx#protocol-version-header",
+        "SHTTP-20",
+        "basic/transports/streamable-http.mdx#protocol-version-header",
         "an MCP-Protocol-Version header that differs from the body's protocolVersion gets 400 with -32020",
     ),
     check(
         "http.method-header-mismatch",
         Must,
-        "SHTTP-32 basic/transports/streamable-http.mdx#server-validation",
+        "SHTTP-32",
+        "basic/transports/streamable-http.mdx#server-validation",
         "an Mcp-Method header that differs from the body's method gets 400 with -32020",
     ),
     check(
         "http.name-header-missing",
         Must,
-        "SHTTP-24 basic/transports/streamable-http.mdx#standard-request-headers",
+        "SHTTP-24",
+        "basic/transports/streamable-http.mdx#standard-request-headers",
         "a tools/call without Mcp-Name gets 400 with -32020",
     ),
     check(
         "http.name-header-mismatch",
         Must,
-        "SHTTP-32 basic/transports/streamable-http.mdx#server-validation",
+        "SHTTP-32",
+        "basic/transports/streamable-http.mdx#server-validation",
         "an Mcp-Name header that differs from the body's name gets 400 with -32020",
     ),
     check(
         "http.name-base64",
         Must,
-        "SHTTP-27 basic/transports/streamable-http.mdx#value-encoding",
+        "SHTTP-27",
+        "basic/transports/streamable-http.mdx#value-encoding",
         "an Mcp-Name sent as =?base64?...?= is decoded before comparing: no -32020",
     ),
     check(
         "http.header-case",
         Must,
-        "SHTTP-31 basic/transports/streamable-http.mdx#case-sensitivity",
+        "SHTTP-31",
+        "basic/transports/streamable-http.mdx#case-sensitivity",
         "header names in lower case are the same headers: server/discover still gets 200",
     ),
     check(
         "http.unsupported-version",
         Must,
-        "SHTTP-21 basic/transports/streamable-http.mdx#protocol-version-header",
+        "SHTTP-21",
+        "basic/transports/streamable-http.mdx#protocol-version-header",
         "a version the server does not serve (header and body agreeing) gets 400 with -32022",
     ),
     check(
         "http.unknown-method",
         Must,
-        "SHTTP-22 basic/transports/streamable-http.mdx#protocol-version-header",
+        "SHTTP-22",
+        "basic/transports/streamable-http.mdx#protocol-version-header",
         "an unknown method (headers agreeing) gets 404 with -32601",
     ),
     check(
         "http.missing-meta-field",
         Must,
-        "BASE-42 basic/index.mdx#meta",
+        "BASE-42",
+        "basic/index.mdx#meta",
         "a request without io.modelcontextprotocol/clientCapabilities gets 400 with -32602",
     ),
     check(
         "http.notification",
         Must,
-        "SHTTP-10 basic/transports/streamable-http.mdx#sending-messages",
+        "SHTTP-10",
+        "basic/transports/streamable-http.mdx#sending-messages",
         "a notification gets 202 with no body, or an error status if the server does not accept it",
     ),
     check(
         "http.origin",
         Must,
-        "SHTTP-03 basic/transports/streamable-http.mdx#security--endpoint",
+        "SHTTP-03",
+        "basic/transports/streamable-http.mdx#security--endpoint",
         "a foreign Origin header gets 403",
     ),
     check(
         "http.get",
         Should,
-        "SHTTP-35 basic/transports/streamable-http.mdx#earlier-streamable-http-revisions",
+        "SHTTP-35",
+        "basic/transports/streamable-http.mdx#earlier-streamable-http-revisions",
         "GET at the endpoint gets 405",
     ),
     check(
         "http.delete",
         Should,
-        "SHTTP-35 basic/transports/streamable-http.mdx#earlier-streamable-http-revisions",
+        "SHTTP-35",
+        "basic/transports/streamable-http.mdx#earlier-streamable-http-revisions",
         "DELETE at the endpoint gets 405",
     ),
     check(
         "http.session-ignored",
         Should,
-        "SHTTP-36 basic/transports/streamable-http.mdx#earlier-streamable-http-revisions",
+        "SHTTP-36",
+        "basic/transports/streamable-http.mdx#earlier-streamable-http-revisions",
         "an Mcp-Session-Id header is ignored, and no session id is sent back",
     ),
 ];
@@ -566,7 +584,13 @@ mod tests {
         let docs = include_str!("../../../docs/check.md");
         let coverage = include_str!("../../../docs/spec-coverage.md");
         for c in HTTP_CHECKS {
-            let statement = c.section.split(' ').next().unwrap_or_default();
+            let statement = c.source;
+            if let Some(row) = statement.strip_prefix("textbook:") {
+                let rows = include_str!("../../../docs/rows.json");
+                assert!(rows.contains(&format!("\"id\": \"{row}\"")), "{}", c.id);
+                assert_eq!(c.level, Level::Textbook, "{}", c.id);
+                continue;
+            }
             let row = docs
                 .lines()
                 .find(|l| l.starts_with(&format!("| `{}` |", c.id)))
@@ -583,6 +607,7 @@ mod tests {
             let want = match c.level {
                 Level::Must => ["MUST", "MUST NOT"],
                 Level::Should => ["SHOULD", "SHOULD NOT"],
+                Level::Textbook => ["", ""],
             };
             assert!(want.contains(&level), "{}: {statement} is {level}", c.id);
         }

@@ -279,10 +279,15 @@ pub fn method(cx: &mut Ctx) -> Results {
 
 /// `jsonrpc.parse-error`, `jsonrpc.not-object`.
 pub fn jsonrpc(cx: &mut Ctx) -> Results {
+    // JSON-RPC 2.0 requires an error with id null (JRPC-03); the code
+    // (the reference's `code`) is not a MUST, so any integer code passes.
     let with_null_id = |code: i64| {
         move |reply: &Reply| -> Option<String> {
-            if reply.error_code() != Some(code) {
-                Some(format!("expected error {code}, got {}", reply.gist()))
+            if reply.error_code().is_none() {
+                Some(format!(
+                    "expected an error (the reference: {code}), got {}",
+                    reply.gist()
+                ))
             } else if !reply.id_is_null() {
                 Some("the id is not null, though the request's id cannot be read".into())
             } else {
@@ -504,7 +509,8 @@ pub fn tools(cx: &mut Ctx) -> Results {
     let call_outcome = match cx.ask(&call, Some("tools/call")) {
         Err(e) => cx.no_reply(&e, &call),
         Ok(reply) if reply.result().is_some() => fail(
-            "tools/call of an unknown tool got a result; it must be a -32602 error",
+            "tools/call of an unknown tool got a result; the reference answers a -32602 error \
+             (server/tools.mdx lists an unknown tool among the protocol errors, with no MUST)",
             &call,
             Some(&reply),
         ),

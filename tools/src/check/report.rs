@@ -217,12 +217,12 @@ impl Report {
             .max()
             .unwrap_or(0);
         out.push_str(&format!(
-            "{:<6} {:<6} {:<width$}  {}\n",
+            "{:<6} {:<8} {:<width$}  {}\n",
             "RESULT", "LEVEL", "CHECK", "RULE"
         ));
         for e in &self.entries {
             out.push_str(&format!(
-                "{:<6} {:<6} {:<width$}  {}\n",
+                "{:<6} {:<8} {:<width$}  {}\n",
                 e.outcome.as_str(),
                 e.check.level.as_str(),
                 e.check.id,
@@ -239,10 +239,11 @@ impl Report {
         }
         for e in details {
             out.push_str(&format!(
-                "{} {} ({}; {})\n",
+                "{} {} ({} by {}; {})\n",
                 e.outcome.as_str(),
                 e.check.id,
                 e.check.level.as_str(),
+                e.check.source,
                 e.check.section
             ));
             match &e.outcome {
@@ -269,7 +270,32 @@ impl Report {
             self.stderr_bytes,
             self.verdict().line()
         ));
+        for (level, ran, ok) in self.per_level() {
+            out.push_str(&format!("{level} {ok}/{ran}\n"));
+        }
         out
+    }
+
+    /// Per level (`must`, `should`, `textbook`): the checks that ran
+    /// there (passed or failed) and those that passed.
+    pub fn per_level(&self) -> Vec<(&'static str, usize, usize)> {
+        [
+            (Level::Must, "must"),
+            (Level::Should, "should"),
+            (Level::Textbook, "textbook"),
+        ]
+        .into_iter()
+        .map(|(level, name)| {
+            let ran: Vec<&Entry> = self
+                .entries
+                .iter()
+                .filter(|e| e.check.level == level)
+                .filter(|e| matches!(e.outcome, Outcome::Pass | Outcome::Fail(_)))
+                .collect();
+            let ok = ran.iter().filter(|e| e.outcome == Outcome::Pass).count();
+            (name, ran.len(), ok)
+        })
+        .collect()
     }
 
     /// The report as JSON.
@@ -282,6 +308,7 @@ impl Report {
                 let mut v = json!({
                     "id": e.check.id,
                     "level": e.check.level.as_str(),
+                    "source": e.check.source,
                     "section": e.check.section,
                     "description": e.check.description,
                     "result": e.outcome.as_str(),

@@ -26,9 +26,9 @@ use mcp_reference_tools::vectors;
     (data/config.example.json, vectors/configs/NAME.json), --user the trusted user whose orders \
     it shows (default mira), --legacy the legacy versions it also serves through initialize \
     (off by default). Exit codes: 0 PASS, 1 FAIL, 3 INCOMPLETE, 2 the server could not be run \
-    or the command line is wrong; with --vectors: 0 every must vector passed, 1 a must vector \
-    failed, 3 the deadline cut some vectors, 2 could not run. See docs/check.md and \
-    docs/vectors.md."
+    or the command line is wrong; with --vectors: 0 every vector passed at the verdict's levels \
+    (must, or up to --level), 1 one failed there, 3 the deadline cut some vectors, 2 could not \
+    run. See docs/check.md and docs/vectors.md."
 )]
 pub(crate) struct Args {
     /// Print the report as JSON instead of a table.
@@ -62,9 +62,10 @@ pub(crate) struct Args {
     /// Replay the committed test vectors (built into this binary; see
     /// docs/vectors.md) instead of the protocol checks: the `generic`
     /// vectors, which hold for any 2026-07-28 server whatever its tools, and
-    /// with --fixture also that fixture's. Exit codes: 0 every must vector
-    /// passed, 1 a must vector failed, 3 the deadline cut some, 2 the server
-    /// could not be run. Not with --json or --schema.
+    /// with --fixture also that fixture's. Each level is reported on its
+    /// own line. Exit codes: 0 every vector passed at the verdict's levels
+    /// (see --level), 1 one failed there, 3 the deadline cut some, 2 the
+    /// server could not be run. Not with --json or --schema.
     #[arg(long, conflicts_with_all = ["json", "schema"])]
     vectors: bool,
 
@@ -78,9 +79,19 @@ pub(crate) struct Args {
     /// Check a Streamable HTTP server at this endpoint URL (for example
     /// http://127.0.0.1:8080/mcp) instead of launching a stdio command:
     /// the binding's rules that hold whatever its tools (docs/check.md,
-    /// "HTTP"). Not with --vectors or --schema.
-    #[arg(long, value_name = "URL", conflicts_with_all = ["vectors", "schema"])]
+    /// "HTTP"). With --vectors: replay the HTTP vectors
+    /// (vectors/http.jsonl) against it instead, for a server started with
+    /// vectors/configs/http.json. Not with --schema or --fixture.
+    #[arg(long, value_name = "URL", conflicts_with_all = ["schema", "fixture"])]
     http: Option<String>,
+
+    /// With --vectors: the level the verdict and exit code rest on: must
+    /// (the default: what the specification requires), should, textbook
+    /// (the book-orders fixtures' behaviour) or canonical (the reference's
+    /// exact bytes); failures at every level up to it count.
+    #[arg(long, value_name = "LEVEL", default_value = "must", requires = "vectors",
+          value_parser = clap::builder::PossibleValuesParser::new(vectors::LEVELS))]
+    level: String,
 
     /// The server's command and its arguments, after `--`.
     #[arg(last = true, required_unless_present = "http", value_name = "CMD")]
@@ -88,6 +99,24 @@ pub(crate) struct Args {
 }
 
 pub(crate) fn run(args: Args) -> ExitCode {
+    if let (true, Some(url)) = (args.vectors, args.http.clone()) {
+        let options = vectors::http::HttpOptions {
+            url,
+            timeout: Duration::from_millis(args.timeout_ms),
+            deadline: Duration::from_millis(args.deadline_ms),
+            level: args.level.clone(),
+        };
+        return match vectors::http::run_http(&options) {
+            Ok(report) => {
+                print!("{}", report.text());
+                ExitCode::from(report.exit_code())
+            }
+            Err(e) => {
+                eprintln!("mcp-reference check: {e}");
+                ExitCode::from(2)
+            }
+        };
+    }
     if args.vectors {
         return replay(args);
     }
@@ -146,6 +175,7 @@ fn replay(args: Args) -> ExitCode {
         timeout: Duration::from_millis(args.timeout_ms),
         reply_timeout: Duration::from_millis(args.reply_timeout_ms),
         deadline: Duration::from_millis(args.deadline_ms),
+        level: args.level,
     };
     match vectors::run(&options) {
         Ok(report) => {

@@ -98,6 +98,7 @@ pub(crate) fn run(args: Args) -> ExitCode {
                 println!("{}", report.json());
             } else {
                 print!("{}", report.text());
+                eprintln!("mcp-reference diff: {}", report.statistics());
             }
             if report.classes.is_empty() {
                 ExitCode::SUCCESS

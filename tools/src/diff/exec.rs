@@ -16,12 +16,15 @@
 //!   by a sync request (a `tools/list` with an id of its own); the replies
 //!   before the sync's reply are that line's, except a reply with the id
 //!   of an earlier line still waiting for it, which is that line's (a
-//!   server may answer concurrently). After the last line, up to [`DRAIN`]
-//!   more sync requests wait for replies still missing. A reply that comes
-//!   after its case ended, with an id none of the current case's lines or
-//!   replies has, is dropped and counted. The process is started again
-//!   only when it dies or stalls (counted, with why); a command that
-//!   writes before it is asked anything is not reused at all.
+//!   server may answer concurrently). The next line is written only when
+//!   the replies with an id owed to this one have come: more sync requests
+//!   wait for them, for at most [`LATE`] (or the case's timeout, if
+//!   shorter); when one is still missing then, the process is dropped and
+//!   the case runs fresh. So the lines of a case are never in flight
+//!   together, a reply that comes late never lands in another line's or
+//!   case's window, and how late it comes never changes a verdict. The process is started again only when
+//!   it dies, stalls or still owes a reply (counted, with why); a command
+//!   that writes before it is asked anything is not reused at all.
 //!
 //! The reference answers in-process through [`mcp_reference::serve`], as
 //! its binary would; the configuration goes to the command in the file
@@ -84,11 +87,6 @@ pub(crate) struct Exec {
     pub(crate) starts: Vec<Restart>,
     /// Why the next start of the reused process happens.
     restart: Option<Restart>,
-    /// The ids of replies a reused run waited for in vain: one that comes
-    /// in a later run is dropped there (counted in `late`).
-    stale: Vec<String>,
-    /// How many late replies were dropped.
-    pub(crate) late: u64,
     sync: u64,
     /// When the run began.
     pub(crate) started: Instant,
@@ -178,8 +176,6 @@ impl Exec {
             no_reuse: false,
             starts: Vec::new(),
             restart: None,
-            stale: Vec::new(),
-            late: 0,
             sync: 0,
             started: Instant::now(),
         }
@@ -304,67 +300,58 @@ impl Exec {
                 .map(|l| reference(config, &input(std::slice::from_ref(l))))
                 .collect(),
         );
-        let last = lines.len().saturating_sub(1);
-        // One window per line, then up to DRAIN more while a reply is owed.
-        let windows = lines
-            .iter()
-            .map(Some)
-            .chain(std::iter::repeat_n(None, DRAIN));
-        for (n, line) in windows.enumerate() {
-            if line.is_none() && !pairing.owed() {
-                break;
-            }
-            self.sync += 1;
-            let sync = self.sync;
-            let stale = std::mem::take(&mut self.stale);
-            let Some(live) = self.live(config)? else {
-                return Ok(None);
-            };
-            if let Some(line) = line {
-                let mut bytes = line.clone();
-                bytes.push(b'\n');
-                live.proc.send(bytes);
-            }
-            let command = match sync_replies(&mut live.proc, config, sync, timeout) {
-                Ok(command) => command,
-                Err(why) => {
+        // Line by line: each line, then sync requests until its replies
+        // with an id have come, for at most LATE after its first sync reply;
+        // so the lines of a case are never in flight together, and a
+        // duplicate id within a case is never ambiguous.
+        for (n, line) in lines.iter().enumerate() {
+            let mut bytes = line.clone();
+            bytes.push(b'\n');
+            let mut send = Some(bytes);
+            let mut late_until = None;
+            loop {
+                self.sync += 1;
+                let sync = self.sync;
+                let Some(live) = self.live(config)? else {
+                    return Ok(None);
+                };
+                if let Some(bytes) = send.take() {
+                    live.proc.send(bytes);
+                }
+                let command = match sync_replies(&mut live.proc, config, sync, timeout) {
+                    Ok(command) => command,
+                    Err(why) => {
+                        self.live = None;
+                        self.restart = Some(why);
+                        return Ok(None);
+                    }
+                };
+                for reply in command {
+                    if let Err(reply) = pairing.by_id(reply, Some(n)) {
+                        pairing.by_order(n, reply);
+                    }
+                }
+                if !pairing.owes_by_id(n) {
+                    break;
+                }
+                let until = *late_until.get_or_insert_with(|| Instant::now() + LATE.min(timeout));
+                if Instant::now() >= until {
+                    // A reply still owed would come in a later window: this
+                    // case runs fresh, on a process of its own.
                     self.live = None;
-                    self.restart = Some(why);
+                    self.restart = Some(Restart::Owed);
                     return Ok(None);
                 }
-            };
-            let mut stale = stale;
-            let current = n.min(last);
-            for reply in command {
-                let Err(reply) = pairing.by_id(reply, Some(current)) else {
-                    continue;
-                };
-                // A late reply to a line of an earlier case: not this case's
-                // (unless a line of this case has its id).
-                if let Some(key) = pair::reply_key(&reply)
-                    && !pairing.knows(&key)
-                    && !lines
-                        .iter()
-                        .any(|l| pair::request_key(l).as_ref() == Some(&key))
-                    && let Some(i) = stale.iter().position(|k| *k == key)
-                {
-                    stale.swap_remove(i);
-                    self.late += 1;
-                    continue;
-                }
-                pairing.by_order(current, reply);
             }
-            self.stale = stale;
         }
-        self.stale.extend(pairing.owed_keys());
         Ok(Some(judge(pairing)))
     }
 }
 
-/// How many sync requests more a reused run sends, after its last line,
-/// while a reply of the reference has no reply of the command: replies
-/// answered concurrently may come after the last line's sync reply.
-const DRAIN: usize = 3;
+/// How long a reused run waits, after a line's first sync reply, for that
+/// line's replies with an id still missing (replies answered concurrently
+/// may come after the sync's reply), sending sync requests the while.
+const LATE: Duration = Duration::from_secs(1);
 
 /// Why the reused process was started.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -377,6 +364,8 @@ pub(crate) enum Restart {
     Stalled,
     /// The case had another configuration.
     Config,
+    /// The one before still owed a reply when its case ended.
+    Owed,
 }
 
 impl Restart {
@@ -386,6 +375,7 @@ impl Restart {
             Restart::Died => "after it died",
             Restart::Stalled => "after it stalled",
             Restart::Config => "for another configuration",
+            Restart::Owed => "after it still owed a reply",
         }
     }
 }

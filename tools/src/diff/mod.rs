@@ -169,9 +169,6 @@ pub struct DiffReport {
     pub reused: bool,
     /// The starts of the reused process: why, and how many times.
     pub reused_starts: Vec<(String, u64)>,
-    /// Replies that came after the run waiting for them had ended (and
-    /// were dropped from the later run they came in).
-    pub late: u64,
     /// Generated cases whose difference did not show again on a fresh
     /// process (not reported as a class).
     pub unconfirmed: u64,
@@ -253,7 +250,6 @@ pub fn run(options: &Options) -> Result<DiffReport, RunError> {
         fresh_runs: exec.fresh_runs,
         reused: !exec.no_reuse,
         reused_starts,
-        late: exec.late,
         unconfirmed,
         classes,
         elapsed: started.elapsed(),

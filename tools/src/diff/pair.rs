@@ -8,8 +8,9 @@
 //!
 //! - a reply whose id is the id of a reply the reference wrote to a line,
 //!   and that line has no reply of the command with that id yet, is that
-//!   line's (on a reused process the line last written first, then the
-//!   earliest such line; on a fresh process the earliest);
+//!   line's (on a reused process the line last written first; else, among
+//!   the lines waiting for that id, the first whose reference reply it is
+//!   equivalent to, then the earliest);
 //! - any other reply (an id that is `null`, unreadable, or no reference
 //!   reply's) goes by order: on a reused process to the line whose window
 //!   it came in (the lines after the sync request that closes a line's
@@ -23,6 +24,7 @@
 //! `compare` does. Owns no rule of `docs/behavior.md`: what the reference
 //! answers is the core's, and whether two replies differ is `compare`'s.
 
+use crate::diff::compare;
 use mcp_reference_testkit::model;
 
 /// The id of a reply line (without its newline), as a key: `s` and the
@@ -39,17 +41,6 @@ pub(crate) fn reply_key(line: &[u8]) -> Option<String> {
         },
     };
     key(&raw)
-}
-
-/// The id of a request line as a key, as [`reply_key`] makes it, read
-/// with the model's JSON reader from the line with any bytes that are not
-/// UTF-8 replaced; `None` when it has none that is readable.
-pub(crate) fn request_key(line: &[u8]) -> Option<String> {
-    let text = String::from_utf8_lossy(line);
-    match model::parse(text.as_bytes()).ok()?.ids.as_slice() {
-        [id] => key(id),
-        _ => None,
-    }
 }
 
 fn key(raw: &str) -> Option<String> {
@@ -71,6 +62,8 @@ pub(crate) type Lines = Vec<Vec<u8>>;
 /// of the command is paired with it.
 struct Slot {
     line: usize,
+    /// Its place among the reference's replies to that line.
+    nth: usize,
     key: Option<String>,
     paired: bool,
 }
@@ -92,8 +85,9 @@ impl Pairing {
             .iter()
             .enumerate()
             .flat_map(|(line, replies)| {
-                replies.iter().map(move |r| Slot {
+                replies.iter().enumerate().map(move |(nth, r)| Slot {
                     line,
+                    nth,
                     key: reply_key(r),
                     paired: false,
                 })
@@ -126,8 +120,21 @@ impl Pairing {
         };
         let upto = current.unwrap_or(usize::MAX);
         let waiting = |s: &Slot| !s.paired && s.line <= upto && s.key.as_deref() == Some(&key);
+        // Among lines waiting for the same id (a client that reuses an id
+        // while it is in flight), the first whose reference reply this
+        // reply is equivalent to, so that arrival order decides nothing
+        // when the command is right.
+        let equivalent = |s: &Slot| {
+            waiting(s)
+                && self
+                    .reference
+                    .get(s.line)
+                    .and_then(|r| r.get(s.nth))
+                    .is_some_and(|r| compare::line_difference(r, &reply).is_none())
+        };
         let found = current
             .and_then(|n| self.slots.iter().position(|s| s.line == n && waiting(s)))
+            .or_else(|| self.slots.iter().position(equivalent))
             .or_else(|| self.slots.iter().position(waiting));
         let Some(slot) = found.and_then(|i| self.slots.get_mut(i)) else {
             return Err(reply);
@@ -160,23 +167,12 @@ impl Pairing {
         self.push(line, reply);
     }
 
-    /// Whether a reference reply still has no reply of the command.
-    pub(crate) fn owed(&self) -> bool {
-        self.slots.iter().any(|s| !s.paired)
-    }
-
-    /// The id keys of the reference replies still unpaired.
-    pub(crate) fn owed_keys(&self) -> Vec<String> {
+    /// Whether a reference reply to line `line` with an id still has no
+    /// reply of the command.
+    pub(crate) fn owes_by_id(&self, line: usize) -> bool {
         self.slots
             .iter()
-            .filter(|s| !s.paired)
-            .filter_map(|s| s.key.clone())
-            .collect()
-    }
-
-    /// Whether a reference reply of this case has this id key.
-    pub(crate) fn knows(&self, key: &str) -> bool {
-        self.slots.iter().any(|s| s.key.as_deref() == Some(key))
+            .any(|s| s.line == line && !s.paired && s.key.is_some())
     }
 
     /// Per line: the reference's replies and the command's, in the order
@@ -214,10 +210,6 @@ mod tests {
             Some("sa")
         );
         assert_eq!(reply_key(b"starting up"), None);
-        assert_eq!(
-            request_key(b"{\"id\":0,\"method\":\"\xff\"}").as_deref(),
-            Some("n0")
-        );
     }
 
     #[test]
@@ -229,7 +221,7 @@ mod tests {
                 p.by_position(r);
             }
         }
-        assert!(!p.owed());
+        assert!(!p.owes_by_id(0) && !p.owes_by_id(2));
         let lines = p.lines();
         assert_eq!(lines[0].1, vec![reply("1")]);
         assert!(lines[1].1.is_empty());
@@ -243,9 +235,8 @@ mod tests {
         assert!(p.by_id(stray.clone(), Some(0)).is_err());
         p.by_order(0, stray.clone());
         assert!(p.by_id(reply("5"), Some(1)).is_err());
-        assert!(p.owed());
-        assert_eq!(p.owed_keys(), vec!["n3".to_string()]);
-        assert!(p.knows("n3"));
+        assert!(p.owes_by_id(1));
+        assert!(!p.owes_by_id(0), "a null id is never owed by id");
         assert_eq!(p.lines()[0].1, vec![stray]);
     }
 }

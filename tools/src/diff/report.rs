@@ -59,6 +59,8 @@ fn text_lines(lines: &[Vec<u8>]) -> Vec<String> {
 }
 
 impl DiffReport {
+    /// What was asked and how many cases ran: the same for the same seed,
+    /// cases and command.
     fn summary(&self) -> String {
         let cut = if self.cases_run < self.cases {
             format!(
@@ -68,6 +70,18 @@ impl DiffReport {
         } else {
             String::new()
         };
+        format!(
+            "seed {}, {} case(s) generated{cut}",
+            self.seed, self.cases_run
+        )
+    }
+
+    /// How the run went, which timing may change (how many runs, on which
+    /// processes, cases that differed once but not on a fresh process, how
+    /// long): one line, kept out of [`DiffReport::text`] so that the same
+    /// seed gives the same report byte for byte; the command line prints it
+    /// on stderr.
+    pub fn statistics(&self) -> String {
         let starts: u64 = self.reused_starts.iter().map(|(_, n)| n).sum();
         let why: Vec<String> = self
             .reused_starts
@@ -84,31 +98,27 @@ impl DiffReport {
         } else {
             ", the others on one reused process".to_string()
         };
-        let late = if self.late > 0 {
-            format!("; {} late repl(ies) to an earlier case dropped", self.late)
+        let unconfirmed = if self.unconfirmed > 0 {
+            format!(
+                "; {} case(s) differed once but not again on a fresh process (not reported)",
+                self.unconfirmed
+            )
         } else {
             String::new()
         };
         format!(
-            "seed {}, {} case(s) generated{cut}; {} run(s) in all ({} on a fresh process{reused}){late}, {:.1} s",
-            self.seed,
-            self.cases_run,
+            "{} run(s) in all ({} on a fresh process{reused}){unconfirmed}, {:.1} s",
             self.runs,
             self.fresh_runs,
             self.elapsed.as_secs_f64()
         )
     }
 
-    /// The report as text.
+    /// The report as text: the same seed, cases and command give the same
+    /// text, byte for byte (see [`DiffReport::statistics`] for the rest).
     pub fn text(&self) -> String {
         let argv = &self.argv;
         let mut out = format!("mcp-reference diff: {}\n{}\n", self.command, self.summary());
-        if self.unconfirmed > 0 {
-            out.push_str(&format!(
-                "{} case(s) differed once but not again on a fresh process (not reported)\n",
-                self.unconfirmed
-            ));
-        }
         if self.classes.is_empty() {
             out.push_str("no difference found\n");
             return out;
@@ -191,7 +201,6 @@ impl DiffReport {
             "fresh_runs": self.fresh_runs,
             "reused": self.reused,
             "reused_starts": self.reused_starts.iter().map(|(why, n)| json!({"why": why, "count": n})).collect::<Vec<_>>(),
-            "late": self.late,
             "unconfirmed": self.unconfirmed,
             "elapsed_ms": u64::try_from(self.elapsed.as_millis()).unwrap_or(u64::MAX),
             "differences": !self.classes.is_empty(),

@@ -6,9 +6,13 @@
 //! lines; each line, as a JSON tree ([`model::parse`], the model's one
 //! reader) toward the textbook request with the line's id, then members
 //! dropped, values replaced by the simplest of their kind (`{}`, `[]`,
-//! `""`, `0`, `false`, `null`), ids toward small integers and short
-//! strings, strings and numbers shortened; a line that is no JSON toward
-//! the line `x`, then with byte ranges cut out. A step is kept only when
+//! `""`, `0`, `false`, `null`), nesting rewritten to its shortest form
+//! (arrays in arrays, `[[[]]]`, as deep as before, then one level less),
+//! ids toward small integers and short strings, strings shortened, numbers
+//! toward shorter literals (fewer digits, no fraction, a shorter exponent,
+//! a long integer as `1e` and its digit count); a line that is no JSON
+//! (nested too deep for the model's reader, say) toward the line `x`, then
+//! to its nesting in the shortest form, then with byte ranges cut out. A step is kept only when
 //! it makes the case shorter (or as long and bytewise smaller), so
 //! shrinking ends. The candidates for a line are tried from where the
 //! last step was found, around, so a line is done after one whole pass
@@ -193,8 +197,41 @@ fn put_back(rendered: &[u8], bad: &[u8]) -> Vec<u8> {
     out
 }
 
+/// `depth` arrays, each inside the one before: the shortest form of a
+/// nesting that deep.
+fn nest(depth: usize) -> Vec<u8> {
+    let mut out = vec![b'['; depth];
+    out.extend(std::iter::repeat_n(b']', depth));
+    out
+}
+
+/// How deep the brackets of a line nest, outside its strings.
+fn nesting(line: &[u8]) -> usize {
+    let (mut depth, mut max, mut in_string, mut escaped) = (0usize, 0, false, false);
+    for &b in line {
+        match (in_string, escaped, b) {
+            (true, true, _) => escaped = false,
+            (true, false, b'\\') => escaped = true,
+            (true, false, b'"') => in_string = false,
+            (true, false, _) => {}
+            (false, _, b'"') => in_string = true,
+            (false, _, b'[' | b'{') => {
+                depth += 1;
+                max = max.max(depth);
+            }
+            (false, _, b']' | b'}') => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    max
+}
+
 fn byte_candidates(line: &[u8]) -> Vec<Vec<u8>> {
     let mut out = vec![b"x".to_vec(), Vec::new()];
+    let depth = nesting(line);
+    if depth > 1 {
+        out.extend([nest(depth), nest(depth - 1)]);
+    }
     let mut chunk = line.len() / 2;
     while chunk >= 1 {
         let mut start = 0;
@@ -282,8 +319,16 @@ fn simpler(node: &Json, is_id: bool) -> Vec<Json> {
         out.extend([Json::int(1), Json::str("a"), Json::int(0)]);
     }
     match node {
-        Json::Obj(_) => out.push(Json::Obj(Vec::new())),
-        Json::Arr(_) => out.push(Json::Arr(Vec::new())),
+        Json::Obj(_) | Json::Arr(_) => {
+            out.push(match node {
+                Json::Obj(_) => Json::Obj(Vec::new()),
+                _ => Json::Arr(Vec::new()),
+            });
+            let depth = node.depth();
+            if depth > 2 {
+                out.extend([nested(depth), nested(depth - 1)]);
+            }
+        }
         Json::Str(s, esc) => {
             out.push(Json::str(""));
             let chars: Vec<char> = s.chars().collect();
@@ -294,25 +339,75 @@ fn simpler(node: &Json, is_id: bool) -> Vec<Json> {
         }
         Json::Num(n) => {
             out.extend([Json::int(0), Json::int(1)]);
-            let digits = n.trim_start_matches('-');
-            if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
-                let sign = if n.starts_with('-') { "-" } else { "" };
-                for keep in [digits.len() / 2, digits.len().saturating_sub(1)] {
-                    if keep > 0 {
-                        let d: String = digits.chars().take(keep).collect();
-                        out.push(Json::Num(format!("{sign}{d}")));
-                    }
-                }
-                out.push(Json::Num(format!(
-                    "{sign}1{}",
-                    "0".repeat(digits.len().saturating_sub(1))
-                )));
-            }
+            out.extend(shorter_numbers(n).into_iter().map(Json::Num));
         }
         Json::Bool(true) => out.push(Json::Bool(false)),
         _ => {}
     }
     out.push(Json::Null);
+    out
+}
+
+/// [`nest`] as a tree.
+fn nested(depth: usize) -> Json {
+    (1..depth).fold(Json::Arr(Vec::new()), |inner, _| Json::Arr(vec![inner]))
+}
+
+/// Shorter literals for the number literal `n`, of its sign: its integer
+/// digits cut to half, to one less and to a 1 and zeros; its fraction
+/// dropped or cut to one digit; its exponent dropped, its digits cut to half
+/// and to one less; a long integer as `1e` and its digit count less one.
+fn shorter_numbers(n: &str) -> Vec<String> {
+    let (sign, rest) = match n.strip_prefix('-') {
+        Some(rest) => ("-", rest),
+        None => ("", n),
+    };
+    let (mantissa, exp) = match rest.find(['e', 'E']) {
+        Some(i) => (rest.get(..i).unwrap_or_default(), rest.get(i + 1..)),
+        None => (rest, None),
+    };
+    let (int, frac) = match mantissa.split_once('.') {
+        Some((i, f)) => (i, Some(f)),
+        None => (mantissa, None),
+    };
+    if int.is_empty() || !int.bytes().all(|b| b.is_ascii_digit()) {
+        return Vec::new();
+    }
+    let exp_sign = exp
+        .and_then(|e| e.strip_prefix('-').map(|_| "-"))
+        .unwrap_or("");
+    let exp_digits = exp.map(|e| e.trim_start_matches(['+', '-']));
+    let join = |int: &str, frac: Option<&str>, exp: Option<&str>| {
+        let frac = frac.map(|f| format!(".{f}")).unwrap_or_default();
+        let exp = exp.map(|e| format!("e{exp_sign}{e}")).unwrap_or_default();
+        format!("{sign}{int}{frac}{exp}")
+    };
+    let cut = |digits: &str| -> Vec<String> {
+        let mut out: Vec<String> = [digits.len() / 2, digits.len().saturating_sub(1)]
+            .into_iter()
+            .filter(|keep| *keep > 0)
+            .map(|keep| digits.chars().take(keep).collect())
+            .collect();
+        out.push(format!("1{}", "0".repeat(digits.len().saturating_sub(1))));
+        out
+    };
+    let mut out = Vec::new();
+    for i in cut(int) {
+        out.push(join(&i, frac, exp_digits));
+    }
+    if let Some(f) = frac {
+        out.push(join(int, None, exp_digits));
+        out.push(join(int, f.get(..1), exp_digits));
+    }
+    if let Some(e) = exp_digits {
+        out.push(join(int, frac, None));
+        for e in cut(e) {
+            out.push(join(int, frac, Some(&e)));
+        }
+    }
+    if frac.is_none() && exp.is_none() && int.len() > 3 {
+        out.push(format!("{sign}1e{}", int.len() - 1));
+    }
     out
 }
 
@@ -403,5 +498,44 @@ mod tests {
                 .collect::<Vec<_>>()
         );
         assert_eq!(put_back("\"\\ue000\"".as_bytes(), b"\xff"), b"\"\xff\"");
+    }
+
+    /// 128 levels of `{"a":` (too deep for the model's reader, about 1 kB)
+    /// shrink to `[` 128 times and `]` 128 times: 256 bytes.
+    #[test]
+    fn deep_nesting_shrinks_to_its_shortest_form() {
+        let mut line = "{\"a\":".repeat(128).into_bytes();
+        line.extend(std::iter::repeat_n(b'}', 128));
+        assert!(model::parse(&line).is_err());
+        // A port that answers balanced nesting of 128 levels or more
+        // otherwise than the reference.
+        let too_deep = |_: &Config, lines: &[Vec<u8>]| {
+            lines.first().is_some_and(|l| {
+                let count = |of: &[u8]| l.iter().filter(|b| of.contains(b)).count();
+                nesting(l) >= 128 && count(b"[{") == count(b"]}")
+            })
+        };
+        let (_, lines) = shrink((Config::default(), vec![line]), 100, &mut { too_deep });
+        assert_eq!(lines, vec![nest(128)]);
+        // Within the reader's limit, nesting is rewritten as a tree.
+        let tree = model::parse(br#"{"id":1,"x":{"a":{"b":{"c":[1]}}}}"#).map(|p| p.tree);
+        let all = tree.map(|t| tree_candidates(&Config::default(), &t));
+        assert!(all.is_ok_and(|all| {
+            all.iter()
+                .any(|t| t.render() == br#"{"id":1,"x":[[[[]]]]}"#)
+        }));
+    }
+
+    #[test]
+    fn numbers_shrink_to_shorter_literals() {
+        let all = shorter_numbers("-18446744073709551616");
+        for want in ["-1844674407", "-1e19", "-10000000000000000000"] {
+            assert!(all.iter().any(|n| n == want), "{want}: {all:?}");
+        }
+        let all = shorter_numbers("1.25E+308");
+        for want in ["1e308", "1.2e308", "1.25", "1.25e30", "1.25e100"] {
+            assert!(all.iter().any(|n| n == want), "{want}: {all:?}");
+        }
+        assert!(shorter_numbers("x").is_empty());
     }
 }

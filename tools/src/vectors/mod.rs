@@ -1,6 +1,9 @@
-//! The committed test vectors (`vectors/`, format in `docs/vectors.md`),
-//! built into this binary, and how a reply is matched against a vector's
-//! expected line (`exact`, `json`, `error`, `result`). Like [`crate::check`],
+//! The committed test vectors (`vectors/`, format 2 in `docs/vectors.md`),
+//! built into this binary, and how a reply is judged at each verdict level
+//! (`must`, `should`, `textbook`, `canonical`): at its own level against
+//! what the vector's `expect` says its source requires, at `textbook`
+//! against the reference's reply with wording and `error.data` left out,
+//! at `canonical` byte for byte. Like [`crate::check`],
 //! this module never calls the reference's core: it compares what a server
 //! writes with the committed lines. `scripts/replay_vectors.py` is the same
 //! replayer in Python's standard library; `tools/tests/vectors.rs` holds the
@@ -9,6 +12,7 @@
 //! The rows a vector exercises are named by its `rule` (a row id of
 //! docs/behavior.md); no rule is decided here.
 
+pub mod http;
 mod replay;
 
 use std::collections::HashMap;
@@ -34,14 +38,22 @@ const FILES: [(&str, &str); 5] = [
 /// with for `--fixture`.
 pub const FIXTURES: [&str; 4] = ["textbook", "stock", "short-lines", "legacy"];
 
-/// One request line and the line expected back (`None`: silence).
+/// One request line, what the vector's level requires of the reply, and
+/// the reference's reply.
 #[derive(Debug, Clone)]
 pub struct Step {
     /// The bytes to write, without the newline.
     pub request: Vec<u8>,
-    /// The expected reply line, or `None` for no reply.
+    /// What the level requires (`None`: silence): the `expect` member.
+    pub expect: Option<Value>,
+    /// The reference's reply line, or `None` for no reply.
     pub reply: Option<String>,
 }
+
+/// The verdict levels, weakest claim first (docs/vectors.md, "Levels"); a
+/// verdict asked for at a level counts the failures of every level up to
+/// it.
+pub const LEVELS: [&str; 4] = ["must", "should", "textbook", "canonical"];
 
 /// One vector.
 #[derive(Debug, Clone)]
@@ -50,10 +62,15 @@ pub struct Vector {
     pub id: String,
     /// The docs/behavior.md row it exercises.
     pub rule: String,
-    /// Its flags (`must`, `decision`, `generic`, `generated`).
+    /// Its flags (`decision`, `generic`, `generated`).
     pub flags: Vec<String>,
-    /// How a reply is compared: `exact`, `json`, `error` or `result`.
-    pub matching: String,
+    /// The level its outcome is judged at (`must`, `should`, `textbook`,
+    /// `canonical`).
+    pub level: String,
+    /// The statement (docs/spec-coverage.md) or rule it rests on.
+    pub source: String,
+    /// The fixture its replies were made with.
+    pub config: String,
     /// Its steps: one for a single vector.
     pub steps: Vec<Step>,
     /// Whether it is a sequence (replayed on a fresh process, stdin closed
@@ -62,9 +79,21 @@ pub struct Vector {
 }
 
 impl Vector {
-    /// Whether the vector carries the `must` flag.
-    pub fn is_must(&self) -> bool {
-        self.flags.iter().any(|f| f == "must")
+    /// Whether the vector holds for any server (flag `generic`).
+    pub fn is_generic(&self) -> bool {
+        self.flags.iter().any(|f| f == "generic")
+    }
+
+    /// The levels this vector is judged at, replayed with `fixture`: its
+    /// own, `textbook`, and `canonical` unless the server runs another
+    /// fixture than the one the reply was made with (a `generic` vector
+    /// replayed with `--fixture stock`).
+    pub fn levels(&self, fixture: Option<&str>) -> Vec<&'static str> {
+        let exact = fixture.is_none_or(|f| f == self.config);
+        LEVELS
+            .into_iter()
+            .filter(|l| *l == self.level || *l == "textbook" || (*l == "canonical" && exact))
+            .collect()
     }
 }
 
@@ -94,7 +123,16 @@ fn step(v: &Value) -> Result<Step, String> {
         Some(Value::Null) => None,
         _ => return Err("reply must be a string or null".into()),
     };
-    Ok(Step { request, reply })
+    let expect = match v.get("expect") {
+        Some(Value::Null) => None,
+        Some(e @ Value::Object(_)) => Some(e.clone()),
+        _ => return Err("expect must be an object or null".into()),
+    };
+    Ok(Step {
+        request,
+        expect,
+        reply,
+    })
 }
 
 fn parse(line: &str) -> Result<Vector, String> {
@@ -120,11 +158,17 @@ fn parse(line: &str) -> Result<Vector, String> {
                 .collect()
         })
         .ok_or("flags must be an array")?;
+    let level = text("level")?;
+    if !LEVELS.contains(&level.as_str()) {
+        return Err(format!("unknown level {level}"));
+    }
     Ok(Vector {
         id: text("id")?,
         rule: text("rule")?,
         flags,
-        matching: text("match")?,
+        level,
+        source: text("source")?,
+        config: text("config")?,
         steps,
         sequence,
     })
@@ -188,35 +232,149 @@ pub(crate) fn same_id(line: &str, expected: &str) -> bool {
     }
 }
 
-/// Whether `got` matches `expected` under `matching` (docs/vectors.md).
-pub fn matches(matching: &str, expected: &str, got: &[u8]) -> bool {
-    if matching == "exact" {
-        return got == expected.as_bytes();
-    }
-    let Ok(got) = std::str::from_utf8(got) else {
+/// Whether `got` is what `expect` requires (docs/vectors.md, "Levels"):
+/// a JSON object with `"jsonrpc":"2.0"` and the expected id; for
+/// `error`, an `error` (no `result`) whose integer code is among `codes`
+/// when they are given; for `result`, a `result` object (no `error`) with
+/// `resultType` `"complete"` and the expected `isError` (absent: false).
+pub fn meets(expect: &Value, got: &[u8]) -> bool {
+    let Some((id, have)) = members(got) else {
         return false;
     };
-    let (Ok(want), Ok(have)) = (
-        serde_json::from_str::<Value>(expected),
-        serde_json::from_str::<Value>(got),
-    ) else {
-        return false;
-    };
-    if !same_id(got, expected) || have.get("jsonrpc") != Some(&Value::String("2.0".into())) {
+    let want = expect.get("id").and_then(Value::as_str).unwrap_or_default();
+    if have.get("jsonrpc") != Some(&Value::from("2.0")) || !same_token(&id, want) {
         return false;
     }
-    match matching {
-        "json" => want == have,
-        "error" => {
-            have.get("result").is_none()
-                && have.pointer("/error/code").is_some()
-                && have.pointer("/error/code") == want.pointer("/error/code")
+    let (result, error) = (have.get("result"), have.get("error"));
+    match expect.get("outcome").and_then(Value::as_str) {
+        Some("reply") => result.is_some() != error.is_some(),
+        Some("error") => {
+            let code = error.and_then(|e| e.get("code")).and_then(Value::as_i64);
+            let codes: Vec<i64> = expect
+                .get("codes")
+                .and_then(Value::as_array)
+                .map(|a| a.iter().filter_map(Value::as_i64).collect())
+                .unwrap_or_default();
+            result.is_none() && code.is_some_and(|c| codes.is_empty() || codes.contains(&c))
         }
-        "result" => {
-            have.get("error").is_none()
-                && have.get("result").is_some_and(Value::is_object)
-                && have.pointer("/result/resultType") == Some(&Value::String("complete".into()))
+        Some("result") => {
+            let is_error = result
+                .and_then(|r| r.get("isError"))
+                .and_then(Value::as_bool)
+                .unwrap_or(false);
+            let want = expect
+                .get("isError")
+                .and_then(Value::as_bool)
+                .unwrap_or(false);
+            error.is_none()
+                && result.is_some_and(Value::is_object)
+                && result.and_then(|r| r.get("resultType")) == Some(&Value::from("complete"))
+                && is_error == want
         }
         _ => false,
     }
+}
+
+/// A reply with what the `textbook` level leaves to the server taken out:
+/// the error's wording and its optional `data`, and the result's `_meta`
+/// members other than serverInfo.
+fn textbook_form(mut v: Value) -> Value {
+    if let Some(error) = v.get_mut("error").and_then(Value::as_object_mut) {
+        error.remove("message");
+        error.remove("data");
+    }
+    if let Some(meta) = v
+        .pointer_mut("/result/_meta")
+        .and_then(Value::as_object_mut)
+    {
+        meta.retain(|k, _| k == SERVER_INFO);
+    }
+    v
+}
+
+/// The one `_meta` member of a result the `textbook` level compares.
+const SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
+
+/// The `textbook` judgement of `got` against the reference's `reply`: the
+/// same JSON value (member order free) but for the error's wording and
+/// `data`, and the id as [`same_id`] reads it. For a `generic` vector,
+/// whose results depend on the server's own tools: an error with the
+/// reference's code, or a complete result.
+fn textbook(v: &Vector, reply: &str, got: &[u8]) -> bool {
+    let (Some((want_id, want)), Some((have_id, have))) = (members(reply.as_bytes()), members(got))
+    else {
+        return false;
+    };
+    if v.is_generic() {
+        let mut expect = serde_json::Map::new();
+        expect.insert("id".into(), Value::from(want_id));
+        expect.insert("outcome".into(), Value::from("result"));
+        if let Some(code) = want.get("error").and_then(|e| e.get("code")) {
+            expect.insert("outcome".into(), Value::from("error"));
+            expect.insert("codes".into(), Value::Array(vec![code.clone()]));
+        }
+        return meets(&Value::Object(expect), got);
+    }
+    same_token(&have_id, &want_id)
+        && textbook_form(Value::Object(want)) == textbook_form(Value::Object(have))
+}
+
+/// The `textbook` judgement of a whole reply against the reference's, for
+/// a vector whose results do not depend on the server's tools (the HTTP
+/// vectors, [`http`]): the same JSON value but for the error's wording and
+/// `data` and further `_meta` members, the id compared as written.
+pub fn textbook_equal(reply: &[u8], got: &[u8]) -> bool {
+    let (Some((want_id, want)), Some((have_id, have))) = (members(reply), members(got)) else {
+        return false;
+    };
+    same_token(&have_id, &want_id)
+        && textbook_form(Value::Object(want)) == textbook_form(Value::Object(have))
+}
+
+/// A line's id (its raw text, `null` when absent) and its other members
+/// as JSON values (an id of any size is kept as written); `None` when the
+/// line is no JSON object.
+fn members(line: &[u8]) -> Option<(String, serde_json::Map<String, Value>)> {
+    let text = std::str::from_utf8(line).ok()?;
+    let raw: HashMap<String, Box<RawValue>> = serde_json::from_str(text).ok()?;
+    let mut id = "null".to_string();
+    let mut out = serde_json::Map::new();
+    for (name, value) in raw {
+        if name == "id" {
+            id = value.get().to_string();
+        } else {
+            out.insert(name, serde_json::from_str(value.get()).ok()?);
+        }
+    }
+    Some((id, out))
+}
+
+/// Whether two raw ids are the same id (as [`same_id`] compares them).
+fn same_token(a: &str, b: &str) -> bool {
+    matches!((token(a), token(b)), (Ok(x), Ok(y)) if x == y)
+}
+
+/// The levels at which a step fails, given what came back (`None`: no
+/// line): for each level of the vector, its own judgement.
+pub fn failed_levels(
+    v: &Vector,
+    fixture: Option<&str>,
+    step: &Step,
+    got: Option<&[u8]>,
+) -> Vec<&'static str> {
+    v.levels(fixture)
+        .into_iter()
+        .filter(|level| {
+            let ok = match (&step.reply, got) {
+                (None, None) => true,
+                (None, Some(_)) | (Some(_), None) => false,
+                (Some(reply), Some(got)) => match *level {
+                    "canonical" => got == reply.as_bytes(),
+                    "textbook" => textbook(v, reply, got),
+                    _ => step.expect.as_ref().is_some_and(|e| meets(e, got)),
+                },
+            };
+            !ok
+        })
+        .collect()
 }

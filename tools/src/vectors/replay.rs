@@ -1,10 +1,16 @@
 //! Replaying vectors on a server process: single vectors share one process
-//! (requests of 2026-07-28 are stateless), a silence is confirmed by a
-//! `server/discover` probe whose reply must be the next line; a sequence
+//! (requests of 2026-07-28 are stateless); each request is followed by a
+//! `server/discover` probe (id `"mcp-vectors-sync-N"`), and the lines
+//! before the probe's reply (or within a grace of an eighth of the reply
+//! timeout after it, for a server that answers concurrently) are the
+//! request's: none is a silence, a second is a line too many. A sequence
 //! (`steps`) runs on a fresh process whose stdin is closed after the last
 //! step, and its lines are read to end-of-file. Every wait has a deadline.
-//! After a failure the shared process is replaced, so one fault is not
-//! counted again on the next vector. The server runs on
+//! A failed vector replaces the shared process only when its probe got no
+//! reply: the process exited or stopped answering. A well-formed mismatch,
+//! a silence or a line too many keeps it (the probe's reply shows it is in
+//! step), so a server that is slow to start is started once per run and
+//! once per sequence, however many vectors it fails. The server runs on
 //! [`crate::process::Proc`], as `check` and `diff` run it: in a process
 //! group of its own, killed whole when the replay is done with it, so a
 //! launcher (`npx`, `uv run`, a shell script) leaves nothing running.
@@ -13,7 +19,7 @@
 use std::ffi::OsString;
 use std::time::{Duration, Instant};
 
-use super::{Vector, matches, select};
+use super::{LEVELS, Step, Vector, failed_levels, select};
 use crate::process::{Launch, Next, Proc};
 
 /// What to replay, on what.
@@ -29,6 +35,9 @@ pub struct Options {
     pub reply_timeout: Duration,
     /// The whole run's deadline; vectors it cuts are not run.
     pub deadline: Duration,
+    /// The level the verdict and exit code rest on: failures at it and
+    /// at every level before it count (`must` unless asked).
+    pub level: String,
 }
 
 /// The outcome of one vector.
@@ -36,8 +45,12 @@ pub struct Options {
 pub enum Outcome {
     /// Every step got its expected line (or silence).
     Pass,
-    /// A step did not: its number (1-based), the expected and the got line.
+    /// A step did not: the levels it failed at, its number (1-based), the
+    /// expected and the got line.
     Fail {
+        /// The levels failed (of the vector's own, `textbook`,
+        /// `canonical`), in [`LEVELS`] order.
+        levels: Vec<&'static str>,
         /// The step (1 for a single vector).
         step: usize,
         /// The expected line, or `None` for silence.
@@ -58,11 +71,16 @@ pub struct Report {
     pub fixture: Option<String>,
     /// Each vector with its outcome, in replay order.
     pub results: Vec<(Vector, Outcome)>,
+    /// The level the verdict rests on.
+    pub level: String,
+    /// How many server processes the replay started.
+    pub starts: usize,
 }
 
-/// The id of the probe that confirms a silence.
-fn sync_line(n: usize) -> (Vec<u8>, String) {
-    let id = format!("\"mcp-vectors-sync-{n}\"");
+/// The probe written after each single vector's request (`kind` `sync`),
+/// and its id.
+fn sync_line(kind: &str, n: usize) -> (Vec<u8>, String) {
+    let id = format!("\"mcp-vectors-{kind}-{n}\"");
     let line = format!(
         "{{\"jsonrpc\":\"2.0\",\"id\":{id},\"method\":\"server/discover\",\"params\":{{\"_meta\":{{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\",\"io.modelcontextprotocol/clientCapabilities\":{{}}}}}}}}"
     );
@@ -79,6 +97,7 @@ fn show(line: &[u8]) -> String {
 struct Process {
     proc: Proc,
     answered: bool,
+    fresh: bool,
 }
 
 enum Read {
@@ -100,6 +119,7 @@ impl Process {
         Ok(Process {
             proc: Proc::spawn(&launch)?,
             answered: false,
+            fresh: true,
         })
     }
 
@@ -119,6 +139,10 @@ impl Process {
         } else {
             timeout.timeout
         };
+        self.read_within(wait, end)
+    }
+
+    fn read_within(&mut self, wait: Duration, end: Instant) -> Read {
         let wait = wait.min(end.saturating_duration_since(Instant::now()));
         match self.proc.next(Instant::now() + wait) {
             Next::Line(line) => {
@@ -139,39 +163,87 @@ fn missing(read: Read) -> String {
     }
 }
 
-/// One single vector on the shared process.
-fn single(p: &mut Process, v: &Vector, n: usize, o: &Options, end: Instant) -> Outcome {
+/// The wait, after the probe's reply, for a reply to the request that a
+/// server answering concurrently may send after it: an eighth of the
+/// reply timeout.
+fn grace(o: &Options) -> Duration {
+    o.reply_timeout / 8
+}
+
+/// One single vector on the shared process: the request, then the probe
+/// (`server/discover`, id `"mcp-vectors-sync-N"`); the lines before the
+/// probe's reply (or within [`grace`] after it) are the request's. Its
+/// outcome, and whether the process is still answering (the probe got its
+/// reply): a silence where a reply was due costs no restart and no full
+/// reply timeout.
+fn single(p: &mut Process, v: &Vector, n: usize, o: &Options, end: Instant) -> (Outcome, bool) {
     let Some(step) = v.steps.first() else {
-        return Outcome::Pass;
+        return (Outcome::Pass, true);
     };
     p.write(&step.request);
-    match &step.reply {
-        Some(expected) => match p.read(o, end) {
-            Read::Line(got) if matches(&v.matching, expected, &got) => Outcome::Pass,
-            read => Outcome::Fail {
-                step: 1,
-                expected: Some(expected.clone()),
-                got: missing(read),
-            },
-        },
-        None => {
-            let (probe, id) = sync_line(n);
-            p.write(&probe);
-            match p.read(o, end) {
-                Read::Line(got) if is_reply_to(&got, &id) => Outcome::Pass,
-                Read::Line(got) => Outcome::Fail {
-                    step: 1,
-                    expected: None,
-                    got: show(&got),
-                },
-                read => Outcome::Fail {
-                    step: 1,
-                    expected: None,
-                    got: format!("{} (to the probe that follows the request)", missing(read)),
-                },
-            }
+    let (probe, id) = sync_line("sync", n);
+    p.write(&probe);
+    let mut lines = Vec::new();
+    let last = loop {
+        match p.read(o, end) {
+            Read::Line(line) if is_reply_to(&line, &id) => break None,
+            Read::Line(line) => lines.push(line),
+            other => break Some(other),
         }
+    };
+    if last.is_none()
+        && lines.is_empty()
+        && step.reply.is_some()
+        && let Read::Line(line) = p.read_within(grace(o), end)
+    {
+        lines.push(line);
     }
+    let answering = last.is_none();
+    let mut lines = lines.into_iter();
+    let (got, shown) = match (lines.next(), last) {
+        (Some(line), _) => {
+            let shown = show(&line);
+            (Some(line), shown)
+        }
+        (None, None) => (
+            None,
+            "(no reply: the probe that follows was answered)".into(),
+        ),
+        (None, Some(read)) => (
+            None,
+            format!(
+                "{} (to the request and the probe that follows)",
+                missing(read)
+            ),
+        ),
+    };
+    let mut levels = failed_levels(v, o.fixture.as_deref(), step, got.as_deref());
+    if let Some(extra) = lines.next() {
+        // A line more than the vector's reply: it fails at every level.
+        let silent = Step {
+            request: step.request.clone(),
+            expect: None,
+            reply: None,
+        };
+        levels.extend(failed_levels(
+            v,
+            o.fixture.as_deref(),
+            &silent,
+            Some(&extra),
+        ));
+        levels.sort_by_key(|l| LEVELS.iter().position(|x| x == l));
+        levels.dedup();
+    }
+    if levels.is_empty() {
+        return (Outcome::Pass, answering);
+    }
+    let outcome = Outcome::Fail {
+        levels,
+        step: 1,
+        expected: step.reply.clone(),
+        got: shown,
+    };
+    (outcome, answering)
 }
 
 /// Whether a line is a reply whose id is the probe's.
@@ -195,33 +267,64 @@ fn sequence(v: &Vector, o: &Options, end: Instant) -> Result<Outcome, String> {
         }
     };
     let mut lines = got.into_iter();
+    let mut levels: Vec<&'static str> = Vec::new();
+    let mut first: Option<(usize, Option<String>, String)> = None;
+    let mut note = |i: usize, step: &Step, failed: Vec<&'static str>, shown: String| {
+        if failed.is_empty() {
+            return;
+        }
+        levels.extend(failed);
+        first.get_or_insert((i + 1, step.reply.clone(), shown));
+    };
     for (i, step) in v.steps.iter().enumerate() {
-        let Some(expected) = &step.reply else {
+        if step.reply.is_none() {
             continue;
-        };
+        }
         match lines.next() {
-            Some(line) if matches(&v.matching, expected, &line) => {}
-            Some(line) => {
-                return Ok(Outcome::Fail {
-                    step: i + 1,
-                    expected: Some(expected.clone()),
-                    got: show(&line),
-                });
-            }
+            Some(line) => note(
+                i,
+                step,
+                failed_levels(v, o.fixture.as_deref(), step, Some(&line)),
+                show(&line),
+            ),
             None => {
-                return Ok(Outcome::Fail {
-                    step: i + 1,
-                    expected: Some(expected.clone()),
-                    got: missing(last),
-                });
+                let shown = match &last {
+                    Read::Exited => "(no reply: the server exited)".to_string(),
+                    Read::Timeout(wait) => format!("(no reply within {} ms)", wait.as_millis()),
+                    Read::Line(line) => show(line),
+                };
+                note(
+                    i,
+                    step,
+                    failed_levels(v, o.fixture.as_deref(), step, None),
+                    shown,
+                );
             }
         }
     }
-    Ok(match lines.next() {
-        Some(extra) => Outcome::Fail {
-            step: v.steps.len(),
-            expected: None,
-            got: show(&extra),
+    if let Some(extra) = lines.next()
+        && let Some(step) = v.steps.last()
+    {
+        let silent = Step {
+            request: step.request.clone(),
+            expect: None,
+            reply: None,
+        };
+        note(
+            v.steps.len() - 1,
+            &silent,
+            failed_levels(v, o.fixture.as_deref(), &silent, Some(&extra)),
+            show(&extra),
+        );
+    }
+    levels.sort_by_key(|l| LEVELS.iter().position(|x| x == l));
+    levels.dedup();
+    Ok(match first {
+        Some((step, expected, got)) => Outcome::Fail {
+            levels,
+            step,
+            expected,
+            got,
         },
         None => Outcome::Pass,
     })
@@ -234,20 +337,26 @@ pub fn run(o: &Options) -> Result<Report, String> {
     let end = Instant::now() + o.deadline;
     let mut shared: Option<Process> = None;
     let mut results = Vec::new();
+    let mut starts = 0;
     for (n, v) in vectors.into_iter().enumerate() {
         if Instant::now() >= end {
             results.push((v, Outcome::NotRun));
             continue;
         }
         let outcome = if v.sequence {
+            starts += 1;
             sequence(&v, o, end)?
         } else {
             let mut p = match shared.take() {
                 Some(p) => p,
                 None => Process::start(&o.command)?,
             };
-            let outcome = single(&mut p, &v, n, o, end);
-            if outcome == Outcome::Pass {
+            if p.fresh {
+                starts += 1;
+                p.fresh = false;
+            }
+            let (outcome, answering) = single(&mut p, &v, n, o, end);
+            if answering {
                 shared = Some(p);
             }
             outcome
@@ -263,6 +372,8 @@ pub fn run(o: &Options) -> Result<Report, String> {
             .join(" "),
         fixture: o.fixture.clone(),
         results,
+        level: o.level.clone(),
+        starts,
     })
 }
 
@@ -276,15 +387,43 @@ impl Report {
             .collect()
     }
 
-    /// 0 every `must` vector passed, 1 a `must` vector failed, 3 none
-    /// failed but the deadline cut some.
+    /// Per level, in [`LEVELS`] order: the vectors judged at it that ran,
+    /// and those that passed there.
+    pub fn per_level(&self) -> Vec<(&'static str, usize, usize)> {
+        LEVELS
+            .into_iter()
+            .map(|level| {
+                let judged = self.results.iter().filter(|(v, o)| {
+                    *o != Outcome::NotRun && v.levels(self.fixture.as_deref()).contains(&level)
+                });
+                let (mut ran, mut passed) = (0, 0);
+                for (_, o) in judged {
+                    ran += 1;
+                    if !matches!(o, Outcome::Fail { levels, .. } if levels.contains(&level)) {
+                        passed += 1;
+                    }
+                }
+                (level, ran, passed)
+            })
+            .collect()
+    }
+
+    /// The levels the verdict counts: [`Report::level`] and those before.
+    fn counted(&self) -> &'static [&'static str] {
+        let upto = LEVELS.iter().position(|l| *l == self.level).unwrap_or(0);
+        LEVELS.get(..=upto).unwrap_or_default()
+    }
+
+    /// 0 every vector passed at the verdict's levels (`must` unless
+    /// asked), 1 one failed there, 3 none failed but the deadline cut some.
     pub fn exit_code(&self) -> u8 {
-        let must_failed = self
-            .results
+        let counted = self.counted();
+        let failed = self
+            .per_level()
             .iter()
-            .any(|(v, o)| v.is_must() && matches!(o, Outcome::Fail { .. }));
+            .any(|(level, ran, passed)| counted.contains(level) && passed < ran);
         let cut = self.results.iter().any(|(_, o)| *o == Outcome::NotRun);
-        if must_failed {
+        if failed {
             1
         } else if cut {
             3
@@ -293,8 +432,9 @@ impl Report {
         }
     }
 
-    /// The report as printed: per failed vector its id, rule, flags, the
-    /// expected and the got line; then a summary and the verdict.
+    /// The report as printed: per failed vector its id, level, source,
+    /// rule, the levels it failed at, the request, expected and got line;
+    /// then one line per level and the verdict.
     pub fn text(&self) -> String {
         let mut out = format!(
             "mcp-reference check --vectors{}: {}\n",
@@ -304,26 +444,25 @@ impl Report {
                 .unwrap_or_default(),
             self.command
         );
-        let (mut passed, mut failed, mut must, mut cut) = (0, 0, 0, 0);
+        let (mut passed, mut failed, mut cut) = (0, 0, 0);
         for (v, o) in &self.results {
             match o {
                 Outcome::Pass => passed += 1,
                 Outcome::NotRun => cut += 1,
                 Outcome::Fail {
+                    levels,
                     step,
                     expected,
                     got,
                 } => {
                     failed += 1;
-                    if v.is_must() {
-                        must += 1;
-                    }
                     out.push_str(&format!(
-                        "FAIL {} (rule {}, {}, match {})\n",
+                        "FAIL {} (level {}, source {}, rule {}; fails {})\n",
                         v.id,
+                        v.level,
+                        v.source,
                         v.rule,
-                        v.flags.join(","),
-                        v.matching
+                        levels.join(", ")
                     ));
                     if v.sequence {
                         out.push_str(&format!("  step     {step}\n"));
@@ -343,13 +482,20 @@ impl Report {
             }
         }
         out.push_str(&format!(
-            "vectors: {} run, {passed} passed, {failed} failed ({must} must), {cut} not run\n",
-            self.results.len() - cut
+            "vectors: {} run, {passed} passed at every level, {failed} failed at some level, {cut} not run; {} server starts\n",
+            self.results.len() - cut,
+            self.starts
         ));
+        for (level, ran, ok) in self.per_level() {
+            out.push_str(&format!("{level} {ok}/{ran}\n"));
+        }
         let verdict = match self.exit_code() {
-            0 => "PASS (every must vector passed)",
-            1 => "FAIL (a must vector failed)",
-            _ => "INCOMPLETE (the deadline cut some vectors)",
+            0 => format!(
+                "PASS (every vector passed at {})",
+                self.counted().join(", ")
+            ),
+            1 => format!("FAIL (a vector failed at {})", self.counted().join(", ")),
+            _ => "INCOMPLETE (the deadline cut some vectors)".to_string(),
         };
         out.push_str(&format!("verdict: {verdict}\n"));
         out

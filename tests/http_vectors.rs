@@ -1,0 +1,296 @@
+//! The HTTP test vectors, `vectors/http.jsonl` (docs/vectors.md, "HTTP
+//! vectors"): each case below, answered by the binding for the `http`
+//! fixture (`vectors/configs/http.json`: the textbook with `get_order`'s
+//! `order_id` mirrored as `Order-Id`) and checked against the model, with
+//! its row's level and source from `docs/rows.json`. The committed file must
+//! be what this generates, byte for byte; `MCP_UPDATE_VECTORS=1` rewrites
+//! it. The host the vectors were made for is written `{authority}`, which a
+//! replayer replaces with its server's `host:port`.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use mcp_reference::Config;
+use mcp_reference_testkit::http::{HttpChecker, conforming};
+use mcp_reference_testkit::model::http::{HttpRequest, Listen};
+use mcp_reference_testkit::model::rows;
+use serde_json::{Value, json};
+
+const LISTEN: Listen = Listen {
+    port: 8080,
+    loopback: true,
+};
+const AUTHORITY: &str = "127.0.0.1:8080";
+
+fn config() -> Config {
+    let headers = BTreeMap::from([(
+        "get_order".to_owned(),
+        BTreeMap::from([("order_id".to_owned(), "Order-Id".to_owned())]),
+    )]);
+    Config::default().with_param_headers(headers).unwrap()
+}
+
+const META: &str = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"book-host","version":"1.0.0"}}"#;
+
+fn call(id: u32, name: &str, order: &str) -> String {
+    format!(
+        r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"{name}","arguments":{{"order_id":"{order}"}},{META}}}}}"#
+    )
+}
+
+fn discover(id: u32) -> String {
+    format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"server/discover","params":{{{META}}}}}"#)
+}
+
+/// One case: a name (its row first), a comment, the body, how to change
+/// the conforming request, and for an H15 case, which the core's row
+/// decides, the level and source of that row's outcome over HTTP.
+type Case = (
+    &'static str,
+    &'static str,
+    String,
+    fn(&mut HttpRequest),
+    Option<(&'static str, &'static str)>,
+);
+
+fn set(r: &mut HttpRequest, name: &str, value: &str) {
+    r.headers.retain(|(n, _)| !n.eq_ignore_ascii_case(name));
+    r.headers.push((name.to_owned(), value.as_bytes().to_vec()));
+}
+
+fn drop_header(r: &mut HttpRequest, name: &str) {
+    r.headers.retain(|(n, _)| !n.eq_ignore_ascii_case(name));
+}
+
+fn cases() -> Vec<Case> {
+    vec![
+        ("H15-example-43.2", "Example 43.2's request over HTTP: 200 and the book's reply", call(3, "get_order", "A-104"), |_| {}, None),
+        ("H15-forbidden", "B-205 as mira over HTTP: 200, the forbidden tool error", call(4, "get_order", "B-205"), |_| {}, None),
+        ("H15-discover", "server/discover over HTTP: 200", discover(1), |_| {}, None),
+        ("H15-unknown-tool", "cancel_order over HTTP: 400 with -32602, nothing runs", call(5, "cancel_order", "A-104"), |_| {}, None),
+        ("H15-unknown-method", "an unknown method: 404 with -32601", format!(r#"{{"jsonrpc":"2.0","id":6,"method":"mcp-vectors/unknown","params":{{{META}}}}}"#), |_| {}, None),
+        ("H15-unsupported-version", "a version not served, header and body agreeing: 400 with -32022", discover(7).replace("2026-07-28", "1900-01-01"), |_| {}, None),
+        ("H15-missing-capabilities", "no clientCapabilities: 400 with -32602", discover(8).replace(r#","io.modelcontextprotocol/clientCapabilities":{}"#, ""), |_| {}, None),
+        ("H1-other-path", "a POST to another path: 404", discover(1), |r| r.target = "/".into(), None),
+        ("H2-get", "GET at the endpoint: 405 with allow: POST", String::new(), |r| { r.method = "GET".into(); r.headers.retain(|(n, _)| n == "Host"); set(r, "Accept", "text/event-stream"); }, None),
+        ("H2-delete", "DELETE at the endpoint: 405 with allow: POST", String::new(), |r| { r.method = "DELETE".into(); r.headers.retain(|(n, _)| n == "Host"); set(r, "Accept", "text/event-stream"); }, None),
+        ("H3-foreign-origin", "a foreign Origin: 403", discover(1), |r| set(r, "Origin", "http://evil.example"), None),
+        ("H15-own-origin", "the server's own loopback origin is allowed: 200", discover(1), |r| set(r, "Origin", "http://{authority}"), None),
+        ("H4-foreign-host", "a foreign Host on a loopback server (DNS rebinding): 403", discover(1), |r| set(r, "Host", "evil.example"), None),
+        ("H5-text-plain", "Content-Type text/plain: 415", discover(1), |r| set(r, "Content-Type", "text/plain"), None),
+        ("H15-charset", "Content-Type with a charset parameter is JSON: 200", discover(1), |r| set(r, "Content-Type", "application/json; charset=utf-8"), None),
+        ("H6-declared-length", "a Content-Length over the limit: 413", discover(1), |r| set(r, "Content-Length", "99999999"), None),
+        ("H7-not-json", "a body that is not JSON: 400 with -32700", "{not json".into(), |_| {}, None),
+        ("H7-batch", "a batch: 400 with -32600", format!("[{}]", discover(1)), |_| {}, None),
+        ("H8-response", "a JSON-RPC response: 400, no body", r#"{"jsonrpc":"2.0","id":1,"result":{}}"#.into(), |_| {}, None),
+        ("H9-notification", "a notification: 202, no body", r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}"#.into(), |_| {}, None),
+        ("H10-version-missing", "no MCP-Protocol-Version: 400 with -32020", discover(1), |r| drop_header(r, "MCP-Protocol-Version"), Some(("textbook", "textbook:H10"))),
+        ("H10-version-mismatch", "MCP-Protocol-Version 2025-11-25 over a 2026-07-28 body (the official Python SDK 2.3 answers it): 400 with -32020", discover(1), |r| set(r, "MCP-Protocol-Version", "2025-11-25"), None),
+        ("H10-version-twice", "MCP-Protocol-Version twice: 400 with -32020", discover(1), |r| r.headers.push(("MCP-Protocol-Version".into(), b"2026-07-28".to_vec())), None),
+        ("H11-method-mismatch", "Mcp-Method tools/list over a server/discover body: 400 with -32020", discover(1), |r| set(r, "Mcp-Method", "tools/list"), None),
+        ("H11-method-case", "Mcp-Method values are case-sensitive: 400 with -32020", discover(1), |r| set(r, "Mcp-Method", "Server/Discover"), None),
+        ("H12-name-missing", "a tools/call without Mcp-Name: 400 with -32020", call(3, "get_order", "A-104"), |r| drop_header(r, "Mcp-Name"), None),
+        ("H12-name-mismatch", "Mcp-Name get_order over a cancel_order body (a gateway routing on it): 400 with -32020, nothing runs", call(5, "cancel_order", "A-104"), |r| set(r, "Mcp-Name", "get_order"), None),
+        ("H15-name-base64", "Mcp-Name as a Base64 sentinel is decoded: 200", call(3, "get_order", "A-104"), |r| set(r, "Mcp-Name", "=?base64?Z2V0X29yZGVy?="), None),
+        ("H15-lowercase-headers", "header names in lower case are the same headers: 200", call(3, "get_order", "A-104"), |r| for (n, _) in &mut r.headers { *n = n.to_ascii_lowercase(); }, None),
+        ("H13-bad-base64", "an Mcp-Name sentinel that is not Base64: 400 with -32020", call(3, "get_order", "A-104"), |r| set(r, "Mcp-Name", "=?base64?***?="), None),
+        ("H14-param-mismatch", "Mcp-Param-Order-Id A-104 over a B-205 body: 400 with -32020, nothing runs", call(4, "get_order", "B-205"), |r| set(r, "Mcp-Param-Order-Id", "A-104"), None),
+        ("H14-param-missing", "no Mcp-Param-Order-Id for an order_id in the body: 400 with -32020", call(3, "get_order", "A-104"), |r| drop_header(r, "Mcp-Param-Order-Id"), None),
+        ("H15-param-base64", "Mcp-Param-Order-Id as a Base64 sentinel is decoded: 200", call(3, "get_order", "A-104"), |r| set(r, "Mcp-Param-Order-Id", "=?base64?QS0xMDQ=?="), None),
+        ("H16-initialize", "a legacy client's initialize POST: 400 with -32020 and data.supported", r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}"#.into(), |r| set(r, "MCP-Protocol-Version", "2025-11-25"), Some(("textbook", "textbook:H16"))),
+        ("H17-session-id", "Mcp-Session-Id and Last-Event-ID are ignored: 200, no session id", discover(1), |r| { set(r, "Mcp-Session-Id", "abc"); set(r, "Last-Event-ID", "7"); }, None),
+    ]
+}
+
+/// One vector, its members in the documented order (docs/vectors.md).
+#[derive(serde::Serialize)]
+struct Vector<'a> {
+    id: String,
+    rule: &'a str,
+    comment: &'a str,
+    config: &'a str,
+    level: &'a str,
+    source: &'a str,
+    request: Request,
+    expect: Value,
+    response: Reply,
+}
+
+#[derive(serde::Serialize)]
+struct Request {
+    method: String,
+    target: String,
+    headers: Vec<(String, String)>,
+    body: String,
+}
+
+#[derive(serde::Serialize)]
+struct Reply {
+    status: u16,
+    headers: serde_json::Map<String, Value>,
+    body: String,
+}
+
+fn request_json(r: &HttpRequest) -> Request {
+    let headers = r
+        .headers
+        .iter()
+        .map(|(n, v)| {
+            let v = String::from_utf8_lossy(v).replace(AUTHORITY, "{authority}");
+            (n.clone(), v)
+        })
+        .collect();
+    Request {
+        method: r.method.clone(),
+        target: r.target.clone(),
+        headers,
+        body: String::from_utf8_lossy(&r.body).into_owned(),
+    }
+}
+
+/// The file, as generated.
+fn generate() -> String {
+    let config = config();
+    let checker = HttpChecker::new(&config, LISTEN);
+    let mut out = String::new();
+    for (name, comment, body, change, level) in cases() {
+        let mut request = HttpRequest {
+            method: "POST".into(),
+            target: "/mcp".into(),
+            headers: conforming(&config, LISTEN, body.as_bytes()),
+            body: body.into_bytes(),
+        };
+        change(&mut request);
+        for (_, v) in &mut request.headers {
+            if v == b"http://{authority}" {
+                *v = format!("http://{AUTHORITY}").into_bytes();
+            }
+        }
+        let (expect, response) = checker
+            .check(&request)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let rule = name.split('-').next().unwrap_or_default();
+        assert_eq!(expect.row, rule, "{name}: the model decides by another row");
+        let row = rows::row(rule).unwrap_or_else(|| panic!("no row {rule}"));
+        // The level and source: the case's own where the specification's
+        // MUST is conditional (a dual-era server may answer a request
+        // without the version header, and an initialize); for H7 and H15,
+        // whose body the core answers, the row that decided it; else the
+        // HTTP row's.
+        let core = expect
+            .body
+            .as_ref()
+            .and_then(|b| rows::row(b.row))
+            .filter(|_| matches!(rule, "H7" | "H15"));
+        let decided = core.unwrap_or(row);
+        let (level, source) = level.unwrap_or((decided.level.as_str(), decided.source.as_str()));
+        // What the level requires: the status, and for a body the id and
+        // the outcome (an error with the codes its source allows, any when
+        // it names none; or a result with isError).
+        let mut want = json!({});
+        if !response.body.is_empty() {
+            let reply: Value = serde_json::from_slice(&response.body).unwrap();
+            let id = reply
+                .get("id")
+                .map(Value::to_string)
+                .unwrap_or_else(|| "null".into());
+            want["id"] = json!(id);
+            let is_error = reply.pointer("/result/isError").and_then(Value::as_bool);
+            match (decided.expect.as_str(), reply.pointer("/error/code")) {
+                // The source asks only for a reply with the id.
+                ("reply", _) => want["outcome"] = json!("reply"),
+                (_, Some(code)) => {
+                    want["outcome"] = json!("error");
+                    if level == "textbook" {
+                        want["codes"] = json!([code]);
+                    } else if !decided.codes.is_empty() {
+                        want["codes"] = json!(decided.codes);
+                    }
+                }
+                (_, None) => {
+                    want["outcome"] = json!("result");
+                    want["isError"] = json!(is_error.unwrap_or(false));
+                }
+            }
+        }
+        // The status, where the specification fixes it (or the level is
+        // the fixtures' own): 403, 405, 202, 400 for a header mismatch, a
+        // missing _meta field (BASE-42) and -32022, 404 for -32601, 200
+        // for a result; else (a parse error, an unknown tool) it is left
+        // to the server.
+        let code = want
+            .get("codes")
+            .and_then(|c| c.get(0))
+            .and_then(Value::as_i64);
+        let reply_code: Option<i64> = serde_json::from_slice::<Value>(&response.body)
+            .ok()
+            .and_then(|r| r.pointer("/error/code").and_then(Value::as_i64));
+        let fixed = level == "textbook"
+            || matches!(
+                rule,
+                "H2" | "H3" | "H9" | "H10" | "H11" | "H12" | "H13" | "H14" | "H16"
+            )
+            || (response.status == 200 && reply_code.is_none())
+            || matches!(reply_code.or(code), Some(-32022 | -32601))
+            || decided.source == "BASE-41";
+        if fixed {
+            want["status"] = json!(response.status);
+        }
+        let headers: serde_json::Map<String, Value> = response
+            .headers
+            .iter()
+            .map(|(n, v)| ((*n).to_owned(), json!(v)))
+            .collect();
+        let vector = Vector {
+            id: format!("http/{name}"),
+            rule,
+            comment,
+            config: "http",
+            level,
+            source,
+            request: request_json(&request),
+            expect: want,
+            response: Reply {
+                status: response.status,
+                headers,
+                body: String::from_utf8_lossy(&response.body).into_owned(),
+            },
+        };
+        out.push_str(&serde_json::to_string(&vector).unwrap());
+        out.push('\n');
+    }
+    out
+}
+
+#[test]
+fn the_committed_http_vectors_are_the_generators() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let path = root.join("vectors/http.jsonl");
+    let fresh = generate();
+    let config_path = root.join("vectors/configs/http.json");
+    let config_text = config().to_json() + "\n";
+    if std::env::var_os("MCP_UPDATE_VECTORS").is_some() {
+        std::fs::write(&path, &fresh).unwrap();
+        std::fs::write(&config_path, &config_text).unwrap();
+    }
+    let committed = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        committed == fresh,
+        "vectors/http.jsonl is not what the binding answers now (MCP_UPDATE_VECTORS=1 cargo test --test http_vectors rewrites it)"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&config_path).unwrap_or_default(),
+        config_text
+    );
+    let rules: std::collections::BTreeSet<&str> = fresh
+        .lines()
+        .filter_map(|l| l.split("\"rule\":\"").nth(1)?.split('"').next())
+        .collect();
+    for row in rows::rows().iter().filter(|r| r.id.starts_with('H')) {
+        assert!(
+            rules.contains(row.id.as_str()),
+            "row {} has no HTTP vector",
+            row.id
+        );
+    }
+}

@@ -1,0 +1,283 @@
+//! The HTTP test vectors (`vectors/http.jsonl`, built in; docs/vectors.md,
+//! "HTTP vectors") replayed against a running Streamable HTTP server:
+//! `check --vectors --http URL`. Each vector is one request, sent on a fresh
+//! connection exactly as written (its `{authority}` replaced by the URL's
+//! `host:port`), and its response judged at the vector's own level and at
+//! `textbook` and `canonical`:
+//!
+//! | level | passes when |
+//! | --- | --- |
+//! | `must`, `should` | the status is `expect.status` where the specification fixes one (else any); when `expect` names an outcome, the body's JSON-RPC response (as `application/json`, or among the events of a `text/event-stream`) is what [`super::meets`] says |
+//! | `textbook` | as above, and the body's JSON equals the reference's but for the error's wording and `data` ([`super::textbook_equal`]); an empty body where the reference's is empty |
+//! | `canonical` | the status, the `content-type` and the body bytes are the reference's |
+//!
+//! The report has one line per level; the exit code rests on `must` alone
+//! unless `--level` asks for more, as for the stdio vectors.
+
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use super::LEVELS;
+use crate::http_client::{self, Request, Response, Url};
+
+/// The HTTP vectors, as committed.
+pub const HTTP_VECTORS: &str = include_str!("../../../vectors/http.jsonl");
+
+/// How to replay.
+#[derive(Debug, Clone)]
+pub struct HttpOptions {
+    /// The endpoint URL; its path replaces the vectors' `/mcp`.
+    pub url: String,
+    /// One exchange's deadline.
+    pub timeout: Duration,
+    /// The whole run's deadline.
+    pub deadline: Duration,
+    /// The level the exit code rests on (and every level before it).
+    pub level: String,
+}
+
+/// One vector's outcome.
+#[derive(Debug, Clone)]
+pub struct HttpOutcome {
+    /// The vector's id.
+    pub id: String,
+    /// Its level.
+    pub level: String,
+    /// Its source.
+    pub source: String,
+    /// The levels it fails (empty: passed); `None`: not run (the deadline).
+    pub failed: Option<Vec<&'static str>>,
+    /// What came back, for a failure.
+    pub got: String,
+}
+
+/// The replay's report.
+#[derive(Debug, Clone)]
+pub struct HttpReport {
+    /// Every vector, in file order.
+    pub outcomes: Vec<HttpOutcome>,
+    /// The level the exit code rests on.
+    pub level: String,
+}
+
+fn levels_of(level: &str) -> Vec<&'static str> {
+    let mut out: Vec<&'static str> = LEVELS
+        .iter()
+        .copied()
+        .filter(|l| *l == level || *l == "textbook" || *l == "canonical")
+        .collect();
+    out.dedup();
+    out
+}
+
+/// Judges one response at every level the vector is judged at.
+fn judge(v: &Value, response: &Response) -> Vec<&'static str> {
+    let expect = v.get("expect").cloned().unwrap_or_default();
+    let want = v.get("response").cloned().unwrap_or_default();
+    let status = expect.get("status").and_then(Value::as_u64);
+    let got_body = response
+        .reply()
+        .map(|r| serde_json::to_vec(&r).unwrap_or_default())
+        .unwrap_or_default();
+    let own = |_: &str| -> bool {
+        if status.is_some_and(|s| s != u64::from(response.status)) {
+            return false;
+        }
+        if expect.get("outcome").is_none() {
+            return true;
+        }
+        // `meets` reads the id as raw text: hand it the body as received
+        // when it is one JSON object, else the response found among events.
+        let raw: &[u8] = if response.media_type() == "application/json" {
+            &response.body
+        } else {
+            &got_body
+        };
+        super::meets(&expect, raw)
+    };
+    let level = v.get("level").and_then(Value::as_str).unwrap_or("must");
+    let reference_body = want.get("body").and_then(Value::as_str).unwrap_or_default();
+    levels_of(level)
+        .into_iter()
+        .filter(|l| {
+            let ok = match *l {
+                "canonical" => {
+                    want.get("status").and_then(Value::as_u64) == Some(u64::from(response.status))
+                        && want
+                            .pointer("/headers/content-type")
+                            .and_then(Value::as_str)
+                            == response.header("content-type")
+                        && response.body == reference_body.as_bytes()
+                }
+                "textbook" => {
+                    want.get("status").and_then(Value::as_u64) == Some(u64::from(response.status))
+                        && if reference_body.is_empty() {
+                            response.body.is_empty()
+                        } else {
+                            super::textbook_equal(reference_body.as_bytes(), &got_body)
+                        }
+                }
+                other => own(other),
+            };
+            !ok
+        })
+        .collect()
+}
+
+/// The request of vector `v`, for `url`.
+fn request_of(v: &Value, url: &Url) -> Request {
+    let r = v.get("request").cloned().unwrap_or_default();
+    let text = |k: &str| {
+        r.get(k)
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned()
+    };
+    let authority = url.authority.clone();
+    let headers = r
+        .get("headers")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|h| {
+            let name = h.get(0)?.as_str()?.to_owned();
+            let value = h.get(1)?.as_str()?.replace("{authority}", &authority);
+            Some((name, value.into_bytes()))
+        })
+        .collect();
+    let target = text("target");
+    let target = match target.strip_prefix("/mcp") {
+        Some(rest) => format!("{}{rest}", url.path),
+        None => target,
+    };
+    Request {
+        method: text("method"),
+        target,
+        headers,
+        body: text("body").into_bytes(),
+    }
+}
+
+/// Replays every HTTP vector against `options.url`.
+pub fn run_http(options: &HttpOptions) -> Result<HttpReport, String> {
+    let url = Url::parse(&options.url)?;
+    let ends = Instant::now() + options.deadline;
+    let mut outcomes = Vec::new();
+    for line in HTTP_VECTORS.lines().filter(|l| !l.trim().is_empty()) {
+        let v: Value =
+            serde_json::from_str(line).map_err(|e| format!("vectors/http.jsonl: {e}"))?;
+        let field = |k: &str| {
+            v.get(k)
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_owned()
+        };
+        let mut outcome = HttpOutcome {
+            id: field("id"),
+            level: field("level"),
+            source: field("source"),
+            failed: None,
+            got: String::new(),
+        };
+        if Instant::now() < ends {
+            let request = request_of(&v, &url);
+            match http_client::send(&url, &request, options.timeout) {
+                Ok(response) => {
+                    let failed = judge(&v, &response);
+                    if !failed.is_empty() {
+                        outcome.got = format!(
+                            "{} {}",
+                            response.status,
+                            String::from_utf8_lossy(&response.body)
+                        );
+                    }
+                    outcome.failed = Some(failed);
+                }
+                Err(e) => {
+                    outcome.got = e;
+                    outcome.failed = Some(levels_of(&outcome.level));
+                }
+            }
+        }
+        outcomes.push(outcome);
+    }
+    Ok(HttpReport {
+        outcomes,
+        level: options.level.clone(),
+    })
+}
+
+impl HttpReport {
+    /// (level, passed, judged) for each level.
+    pub fn per_level(&self) -> Vec<(&'static str, usize, usize)> {
+        LEVELS
+            .iter()
+            .map(|l| {
+                let judged: Vec<&HttpOutcome> = self
+                    .outcomes
+                    .iter()
+                    .filter(|o| o.failed.is_some() && levels_of(&o.level).contains(l))
+                    .collect();
+                let passed = judged
+                    .iter()
+                    .filter(|o| !o.failed.as_ref().is_some_and(|f| f.contains(l)))
+                    .count();
+                (*l, passed, judged.len())
+            })
+            .collect()
+    }
+
+    /// 0 every vector passed at the levels up to `level`, 1 one failed
+    /// there, 3 none failed but the deadline cut some.
+    pub fn exit_code(&self) -> u8 {
+        let upto = LEVELS.iter().position(|l| *l == self.level).unwrap_or(0);
+        let counted = LEVELS.get(..=upto).unwrap_or_default();
+        let failed = self
+            .per_level()
+            .iter()
+            .any(|(l, p, n)| counted.contains(l) && p < n);
+        if failed {
+            1
+        } else if self.outcomes.iter().any(|o| o.failed.is_none()) {
+            3
+        } else {
+            0
+        }
+    }
+
+    /// The report: each failed vector, then one line per level.
+    pub fn text(&self) -> String {
+        let mut out = String::new();
+        for o in &self.outcomes {
+            match &o.failed {
+                Some(f) if !f.is_empty() => out.push_str(&format!(
+                    "FAIL {} ({} {}): fails {}\n  got: {}\n",
+                    o.id,
+                    o.level,
+                    o.source,
+                    f.join(", "),
+                    o.got.chars().take(400).collect::<String>()
+                )),
+                None => out.push_str(&format!("NOT RUN {} (the deadline)\n", o.id)),
+                _ => {}
+            }
+        }
+        let lines: Vec<String> = self
+            .per_level()
+            .iter()
+            .map(|(l, p, n)| format!("{l} {p}/{n}"))
+            .collect();
+        out.push_str(&format!("http vectors: {}\n", lines.join(", ")));
+        out.push_str(&format!(
+            "verdict: {} (exit code rests on {} and the levels before it)\n",
+            match self.exit_code() {
+                0 => "PASS",
+                1 => "FAIL",
+                _ => "INCOMPLETE",
+            },
+            self.level
+        ));
+        out
+    }
+}
