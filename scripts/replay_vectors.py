@@ -3,6 +3,12 @@
 on any stdio MCP 2026-07-28 server. Python's standard library only.
 
     python3 scripts/replay_vectors.py [--fixture NAME] [--dir DIR] -- CMD [ARGS...]
+    python3 scripts/replay_vectors.py --http URL [--level L] [--dir DIR]
+
+With --http URL: the HTTP vectors (vectors/http.jsonl) against a running
+Streamable HTTP server started with vectors/configs/http.json, one request
+per connection, judged as `mcp-reference check --vectors --http` judges
+them (docs/vectors.md, "HTTP vectors").
 
 Without --fixture: the `generic` vectors, which hold for any 2026-07-28
 server whatever its tools. With --fixture NAME: also every vector of that
@@ -31,6 +37,7 @@ line, unknown fixture, unreadable vectors, the server cannot be started).
 """
 
 import argparse
+import http.client
 import json
 import os
 import queue
@@ -535,11 +542,149 @@ def report(o, results):
     return code
 
 
+# ---------------------------------------------------------------------------
+# HTTP vectors (--http URL)
+
+
+def http_send(url, req, timeout):
+    """Sends one vector's request as written; (status, headers, body) or
+    raises OSError."""
+    rest = url[len("http://"):]
+    authority, _, path = rest.partition("/")
+    path = "/" + path
+    host, _, port = authority.rpartition(":")
+    if not host:
+        host, port = authority, "80"
+    target = req["target"]
+    if target.startswith("/mcp"):
+        target = path + target[len("/mcp"):]
+    conn = http.client.HTTPConnection(host, int(port), timeout=timeout)
+    try:
+        conn.putrequest(req["method"], target, skip_host=True, skip_accept_encoding=True)
+        names = set()
+        for name, value in req["headers"]:
+            conn.putheader(name, value.replace("{authority}", authority))
+            names.add(name.lower())
+        body = req["body"].encode("utf-8")
+        if "content-length" not in names and (body or req["method"] == "POST"):
+            conn.putheader("Content-Length", str(len(body)))
+        conn.endheaders(body)
+        resp = conn.getresponse()
+        data = resp.read()
+        headers = {k.lower(): v for k, v in resp.getheaders()}
+        return resp.status, headers, data
+    finally:
+        conn.close()
+
+
+def http_reply(headers, body):
+    """The JSON-RPC response of a body: the object of an application/json
+    body, or the last response among the events of a text/event-stream."""
+    media = headers.get("content-type", "").split(";")[0].strip().lower()
+    if media != "text/event-stream":
+        return body
+    found = b""
+    for event in body.replace(b"\r\n", b"\n").split(b"\n\n"):
+        data = [l[5:].lstrip(b" ") if l.startswith(b"data:") else None for l in event.split(b"\n")]
+        text = b"\n".join(d for d in data if d is not None)
+        try:
+            v = json.loads(text)
+        except ValueError:
+            continue
+        if isinstance(v, dict) and ("result" in v or "error" in v):
+            found = text
+    return found
+
+
+def http_levels(level):
+    return [l for l in LEVELS if l == level or l in ("textbook", "canonical")]
+
+
+def http_judge(v, status, headers, body):
+    expect, want = v["expect"], v["response"]
+    got = http_reply(headers, body)
+    out = []
+    for level in http_levels(v["level"]):
+        if level == "canonical":
+            ok = (status == want["status"] and headers.get("content-type") == want["headers"].get("content-type")
+                  and body == want["body"].encode("utf-8"))
+        elif level == "textbook":
+            if want["body"] == "":
+                ok = status == want["status"] and body == b""
+            else:
+                w, h = members(want["body"].encode("utf-8")), members(got)
+                ok = (status == want["status"] and w is not None and h is not None
+                      and token(h[0]) == token(w[0]) and same(textbook_form(w[1]), textbook_form(h[1])))
+        else:
+            ok = ("status" not in expect or status == expect["status"]) and (
+                "outcome" not in expect or meets(expect, got))
+        if not ok:
+            out.append(level)
+    return out
+
+
+def http_main(o):
+    path = os.path.join(o.dir, "http.jsonl")
+    try:
+        with open(path, encoding="utf-8") as f:
+            vectors = [json.loads(l) for l in f if l.strip()]
+    except (OSError, ValueError) as e:
+        raise CannotRun("cannot read %s: %s" % (path, e))
+    if not o.http.startswith("http://"):
+        raise CannotRun("%r is not an http:// URL" % o.http)
+    end = time.monotonic() + o.deadline
+    per = {l: [0, 0] for l in LEVELS}
+    out = ["replay_vectors --http %s" % o.http]
+    cut = 0
+    for v in vectors:
+        if time.monotonic() >= end:
+            cut += 1
+            continue
+        try:
+            status, headers, body = http_send(o.http, v["request"], o.timeout)
+            failed = http_judge(v, status, headers, body)
+            got = "%d %s" % (status, body.decode("utf-8", errors="replace")[:400])
+        except OSError as e:
+            failed, got = http_levels(v["level"]), str(e)
+        for level in http_levels(v["level"]):
+            per[level][0] += 1
+            if level not in failed:
+                per[level][1] += 1
+        if failed:
+            out.append("FAIL %s (%s %s): fails %s" % (v["id"], v["level"], v["source"], ", ".join(failed)))
+            out.append("  got: %s" % got)
+    out.append("http vectors: " + ", ".join("%s %d/%d" % (l, per[l][1], per[l][0]) for l in LEVELS))
+    counted = LEVELS[:LEVELS.index(o.level) + 1]
+    bad = any(per[l][1] < per[l][0] for l in counted)
+    code = 1 if bad else (3 if cut else 0)
+    out.append("verdict: " + {0: "PASS", 1: "FAIL", 3: "INCOMPLETE"}[code])
+    print("\n".join(out))
+    return code
+
+
 def main(argv):
     default_dir = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "vectors")
     if "--" not in argv and ("-h" in argv or "--help" in argv):
         print(__doc__)
         return 0
+    if "--http" in argv and "--" not in argv:
+        parser = argparse.ArgumentParser(prog="replay_vectors.py --http")
+        parser.add_argument("--http", required=True, metavar="URL")
+        parser.add_argument("--dir", default=default_dir, metavar="DIR")
+        parser.add_argument("--timeout-ms", type=int, default=5000, metavar="N")
+        parser.add_argument("--deadline-ms", type=int, default=120000, metavar="N")
+        parser.add_argument("--level", default="must", choices=LEVELS)
+        try:
+            o = parser.parse_args(argv)
+        except SystemExit as e:
+            return 0 if e.code == 0 else 2
+        o.timeout = o.timeout_ms / 1000.0
+        o.deadline = o.deadline_ms / 1000.0
+        try:
+            return http_main(o)
+        except CannotRun as e:
+            sys.stderr.write("replay_vectors.py: %s\n" % e)
+            return 2
     if "--" not in argv:
         sys.stderr.write("replay_vectors.py: the server's command goes after `--`: "
                          "python3 scripts/replay_vectors.py [--fixture NAME] [--dir DIR] -- CMD [ARGS...]\n")

@@ -159,10 +159,14 @@ fn the_http_vectors() {
         deadline: Duration::from_secs(60),
         level: "canonical".into(),
     };
-    let report = replay(&options(url)).unwrap();
+    let report = replay(&options(url.clone())).unwrap();
+    // scripts/replay_vectors.py --http gives the same per-level counts.
+    let python = python_levels(&url, "canonical");
     let _ = server.kill();
     let _ = server.wait();
     assert_eq!(report.exit_code(), 0, "{}", report.text());
+    assert_eq!(python.0, Some(0));
+    assert_eq!(python.1, levels_line(&report.text()));
     assert!(
         report.per_level().iter().all(|(_, p, n)| p == n && *n > 0),
         "{}",
@@ -176,6 +180,9 @@ fn the_http_vectors() {
     lax_options.level = "must".into();
     let report = replay(&lax_options).unwrap();
     assert_eq!(report.exit_code(), 1, "{}", report.text());
+    let python = python_levels(&lax_options.url, "must");
+    assert_eq!(python.0, Some(1));
+    assert_eq!(python.1, levels_line(&report.text()));
     let failed: Vec<&str> = report
         .outcomes
         .iter()
@@ -193,4 +200,27 @@ fn the_http_vectors() {
             report.text()
         );
     }
+}
+
+/// The `http vectors: ...` line of a report.
+fn levels_line(text: &str) -> String {
+    text.lines()
+        .find(|l| l.starts_with("http vectors: "))
+        .unwrap_or_default()
+        .to_owned()
+}
+
+/// `python3 scripts/replay_vectors.py --http URL --level L`: its exit code
+/// and its per-level line.
+fn python_levels(url: &str, level: &str) -> (Option<i32>, String) {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../scripts/replay_vectors.py");
+    let out = Command::new("python3")
+        .args([script, "--http", url, "--level", level])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        levels_line(&String::from_utf8_lossy(&out.stdout)),
+    )
 }
