@@ -19,10 +19,11 @@
 //!   server may answer concurrently). The next line is written only when
 //!   the replies with an id owed to this one have come: more sync requests
 //!   wait for them, for at most [`LATE`] (or the case's timeout, if
-//!   shorter); when one is still missing then, the process is dropped and
-//!   the case runs fresh. So the lines of a case are never in flight
-//!   together, a reply that comes late never lands in another line's or
-//!   case's window, and how late it comes never changes a verdict. The process is started again only when
+//!   shorter); a reply still missing then is missing (a server that never
+//!   answers the line costs that wait, no restart), and if it comes later
+//!   it is dropped and counted, never paired. So the lines of a case are
+//!   never in flight together, and how late a reply comes changes no
+//!   verdict unless it is later than [`LATE`]. The process is started again only when
 //!   it dies, stalls or still owes a reply (counted, with why); a command
 //!   that writes before it is asked anything is not reused at all.
 //!
@@ -83,6 +84,11 @@ pub(crate) struct Exec {
     pub(crate) fresh_runs: u64,
     /// Set once the command showed it cannot be reused.
     pub(crate) no_reuse: bool,
+    /// The ids of replies a reused run gave up waiting for: one that comes
+    /// later is dropped (counted in `late`).
+    stale: Vec<String>,
+    /// How many late replies were dropped.
+    pub(crate) late: u64,
     /// Each start of the reused process, with why.
     pub(crate) starts: Vec<Restart>,
     /// Why the next start of the reused process happens.
@@ -174,6 +180,8 @@ impl Exec {
             fresh_runs: 0,
             live: None,
             no_reuse: false,
+            stale: Vec::new(),
+            late: 0,
             starts: Vec::new(),
             restart: None,
             sync: 0,
@@ -327,20 +335,30 @@ impl Exec {
                     }
                 };
                 for reply in command {
-                    if let Err(reply) = pairing.by_id(reply, Some(n)) {
-                        pairing.by_order(n, reply);
+                    let Err(reply) = pairing.by_id(reply, Some(n)) else {
+                        continue;
+                    };
+                    // A late reply to an earlier line given up on: dropped.
+                    if let Some(key) = pair::reply_key(&reply)
+                        && let Some(i) = self.stale.iter().position(|k| *k == key)
+                    {
+                        self.stale.remove(i);
+                        self.late += 1;
+                        continue;
                     }
+                    pairing.by_order(n, reply);
                 }
                 if !pairing.owes_by_id(n) {
                     break;
                 }
                 let until = *late_until.get_or_insert_with(|| Instant::now() + LATE.min(timeout));
                 if Instant::now() >= until {
-                    // A reply still owed would come in a later window: this
-                    // case runs fresh, on a process of its own.
-                    self.live = None;
-                    self.restart = Some(Restart::Owed);
-                    return Ok(None);
+                    // The line is judged without the reply; if it comes
+                    // later, it is dropped (and counted), not paired.
+                    self.stale.extend(pairing.owed_keys_of(n));
+                    let excess = self.stale.len().saturating_sub(STALE);
+                    self.stale.drain(..excess);
+                    break;
                 }
             }
         }
@@ -351,7 +369,10 @@ impl Exec {
 /// How long a reused run waits, after a line's first sync reply, for that
 /// line's replies with an id still missing (replies answered concurrently
 /// may come after the sync's reply), sending sync requests the while.
-const LATE: Duration = Duration::from_secs(1);
+const LATE: Duration = Duration::from_millis(100);
+
+/// The most ids of replies given up on that are remembered.
+const STALE: usize = 64;
 
 /// Why the reused process was started.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -364,8 +385,6 @@ pub(crate) enum Restart {
     Stalled,
     /// The case had another configuration.
     Config,
-    /// The one before still owed a reply when its case ended.
-    Owed,
 }
 
 impl Restart {
@@ -375,7 +394,6 @@ impl Restart {
             Restart::Died => "after it died",
             Restart::Stalled => "after it stalled",
             Restart::Config => "for another configuration",
-            Restart::Owed => "after it still owed a reply",
         }
     }
 }

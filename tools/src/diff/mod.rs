@@ -169,6 +169,9 @@ pub struct DiffReport {
     pub reused: bool,
     /// The starts of the reused process: why, and how many times.
     pub reused_starts: Vec<(String, u64)>,
+    /// Replies that came after a reused run had given up waiting for them
+    /// (dropped, not paired).
+    pub late: u64,
     /// Generated cases whose difference did not show again on a fresh
     /// process (not reported as a class).
     pub unconfirmed: u64,
@@ -250,6 +253,7 @@ pub fn run(options: &Options) -> Result<DiffReport, RunError> {
         fresh_runs: exec.fresh_runs,
         reused: !exec.no_reuse,
         reused_starts,
+        late: exec.late,
         unconfirmed,
         classes,
         elapsed: started.elapsed(),

@@ -175,6 +175,15 @@ impl Pairing {
             .any(|s| s.line == line && !s.paired && s.key.is_some())
     }
 
+    /// The id keys of line `line`'s reference replies still unpaired.
+    pub(crate) fn owed_keys_of(&self, line: usize) -> Vec<String> {
+        self.slots
+            .iter()
+            .filter(|s| s.line == line && !s.paired)
+            .filter_map(|s| s.key.clone())
+            .collect()
+    }
+
     /// Per line: the reference's replies and the command's, in the order
     /// they came.
     pub(crate) fn lines(self) -> Vec<(Lines, Lines)> {

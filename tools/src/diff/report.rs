@@ -106,8 +106,13 @@ impl DiffReport {
         } else {
             String::new()
         };
+        let late = if self.late > 0 {
+            format!("; {} late repl(ies) dropped", self.late)
+        } else {
+            String::new()
+        };
         format!(
-            "{} run(s) in all ({} on a fresh process{reused}){unconfirmed}, {:.1} s",
+            "{} run(s) in all ({} on a fresh process{reused}){late}{unconfirmed}, {:.1} s",
             self.runs,
             self.fresh_runs,
             self.elapsed.as_secs_f64()
@@ -201,6 +206,7 @@ impl DiffReport {
             "fresh_runs": self.fresh_runs,
             "reused": self.reused,
             "reused_starts": self.reused_starts.iter().map(|(why, n)| json!({"why": why, "count": n})).collect::<Vec<_>>(),
+            "late": self.late,
             "unconfirmed": self.unconfirmed,
             "elapsed_ms": u64::try_from(self.elapsed.as_millis()).unwrap_or(u64::MAX),
             "differences": !self.classes.is_empty(),
