@@ -95,6 +95,7 @@ fn cases() -> Vec<Case> {
         ("H15-lowercase-headers", "header names in lower case are the same headers: 200", call(3, "get_order", "A-104"), |r| for (n, _) in &mut r.headers { *n = n.to_ascii_lowercase(); }, None),
         ("H13-bad-base64", "an Mcp-Name sentinel that is not Base64: 400 with -32020", call(3, "get_order", "A-104"), |r| set(r, "Mcp-Name", "=?base64?***?="), None),
         ("H14-param-mismatch", "Mcp-Param-Order-Id A-104 over a B-205 body: 400 with -32020, nothing runs", call(4, "get_order", "B-205"), |r| set(r, "Mcp-Param-Order-Id", "A-104"), None),
+        ("H14-param-for-null", "Mcp-Param-Order-Id for an order_id that is null: 400 with -32020", call(9, "get_order", "X").replace("\"X\"", "null"), |r| set(r, "Mcp-Param-Order-Id", "A-104"), None),
         ("H14-param-missing", "no Mcp-Param-Order-Id for an order_id in the body: 400 with -32020", call(3, "get_order", "A-104"), |r| drop_header(r, "Mcp-Param-Order-Id"), None),
         ("H15-param-base64", "Mcp-Param-Order-Id as a Base64 sentinel is decoded: 200", call(3, "get_order", "A-104"), |r| set(r, "Mcp-Param-Order-Id", "=?base64?QS0xMDQ=?="), None),
         ("H16-initialize", "a legacy client's initialize POST: 400 with -32020 and data.supported", r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}"#.into(), |r| set(r, "MCP-Protocol-Version", "2025-11-25"), Some(("textbook", "textbook:H16"))),

@@ -85,6 +85,7 @@ enum Break {
     Length,
     Session,
     ExtraParam,
+    ParamWithoutValue,
 }
 
 fn breaks() -> BoxedStrategy<Break> {
@@ -107,6 +108,7 @@ fn breaks() -> BoxedStrategy<Break> {
         1 => Just(Break::Length),
         2 => Just(Break::Session),
         1 => Just(Break::ExtraParam),
+        2 => Just(Break::ParamWithoutValue),
     ]
     .boxed()
 }
@@ -211,6 +213,20 @@ fn apply(config: &Config, request: &mut HttpRequest, how: Break, pick: usize, ex
             request
                 .headers
                 .push(("Last-Event-ID".to_owned(), b"7".to_vec()));
+        }
+        Break::ParamWithoutValue => {
+            // A mirrored header the body gives no value for (an argument
+            // that is null or absent, or no tools/call at all).
+            let first = config
+                .param_headers()
+                .values()
+                .flat_map(|p| p.values())
+                .next();
+            if let Some(header) = first {
+                request
+                    .headers
+                    .push((format!("Mcp-Param-{header}"), b"A-104".to_vec()));
+            }
         }
         Break::ExtraParam => {
             request
