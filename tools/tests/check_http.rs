@@ -16,18 +16,12 @@ use mcp_reference::{Config, Server};
 use mcp_reference_tools::check::http::{HttpOptions, run_http};
 use mcp_reference_tools::check::{Outcome, Verdict};
 
-fn options(url: String) -> HttpOptions {
-    HttpOptions {
-        url,
-        timeout: Duration::from_secs(5),
-        deadline: Duration::from_secs(60),
-    }
-}
-
-#[test]
-fn the_reference_passes_every_http_check() {
+/// `mcp-reference serve --http 127.0.0.1:0 ARGS...`, and the endpoint URL
+/// it prints on stderr.
+fn serve_http(args: &[&str]) -> (std::process::Child, String) {
     let mut server = Command::new(fixture::bin())
         .args(["serve", "--http", "127.0.0.1:0"])
+        .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
@@ -38,6 +32,20 @@ fn the_reference_passes_every_http_check() {
         .read_line(&mut line)
         .unwrap();
     let url = line.trim().rsplit(' ').next().unwrap().to_owned();
+    (server, url)
+}
+
+fn options(url: String) -> HttpOptions {
+    HttpOptions {
+        url,
+        timeout: Duration::from_secs(5),
+        deadline: Duration::from_secs(60),
+    }
+}
+
+#[test]
+fn the_reference_passes_every_http_check() {
+    let (mut server, url) = serve_http(&[]);
     let report = run_http(&options(url)).unwrap();
     let _ = server.kill();
     let _ = server.wait();
@@ -141,18 +149,7 @@ fn a_server_that_ignores_the_headers_fails_and_names_the_statement() {
 fn the_http_vectors() {
     use mcp_reference_tools::vectors::http::{HttpOptions as VectorOptions, run_http as replay};
     let config = concat!(env!("CARGO_MANIFEST_DIR"), "/../vectors/configs/http.json");
-    let mut server = Command::new(fixture::bin())
-        .args(["serve", "--http", "127.0.0.1:0", "--config", config])
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(server.stderr.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let url = line.trim().rsplit(' ').next().unwrap().to_owned();
+    let (mut server, url) = serve_http(&["--config", config]);
     let options = |url: String| VectorOptions {
         url,
         timeout: Duration::from_secs(5),

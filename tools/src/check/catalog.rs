@@ -53,7 +53,7 @@ pub struct CheckInfo {
     pub description: &'static str,
 }
 
-const fn check(
+pub(crate) const fn check(
     level: Level,
     id: &'static str,
     source: &'static str,

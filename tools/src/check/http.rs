@@ -21,25 +21,9 @@ use mcp_reference_testkit::model::Reply;
 use mcp_reference_testkit::model::http::{HttpRequest, Listen, expect_http};
 use serde_json::Value;
 
-use super::catalog::{CheckInfo, Level};
-use super::report::{Entry, Failure, Outcome, Report};
+use super::catalog::{CheckInfo, Level, check};
+use super::report::{Failure, Outcome, Report};
 use crate::http_client::{self, Request, Response, Url};
-
-const fn check(
-    id: &'static str,
-    level: Level,
-    source: &'static str,
-    section: &'static str,
-    description: &'static str,
-) -> CheckInfo {
-    CheckInfo {
-        id,
-        level,
-        source,
-        section,
-        description,
-    }
-}
 
 use Level::{Must, Should};
 
@@ -47,113 +31,113 @@ use Level::{Must, Should};
 /// docs/spec-coverage.md it rests on (`source`) and its page anchor.
 pub const HTTP_CHECKS: &[CheckInfo] = &[
     check(
-        "http.post-json",
         Must,
+        "http.post-json",
         "SHTTP-12",
         "basic/transports/streamable-http.mdx#sending-messages",
         "a POST of server/discover with correct headers gets 200 and one JSON-RPC response, as application/json or text/event-stream",
     ),
     check(
-        "http.version-header-missing",
         Level::Textbook,
+        "http.version-header-missing",
         "textbook:H10",
         "basic/transports/streamable-http.mdx#protocol-version-header",
         "a request without MCP-Protocol-Version gets 400 with -32020 (a MUST only for a server that serves no client older than 2025-06-18: a dual-era server may read it as 2025-03-26)",
     ),
     check(
-        "http.version-header-mismatch",
         Must,
+        "http.version-header-mismatch",
         "SHTTP-20",
         "basic/transports/streamable-http.mdx#protocol-version-header",
         "an MCP-Protocol-Version header that differs from the body's protocolVersion gets 400 with -32020",
     ),
     check(
-        "http.method-header-mismatch",
         Must,
+        "http.method-header-mismatch",
         "SHTTP-32",
         "basic/transports/streamable-http.mdx#server-validation",
         "an Mcp-Method header that differs from the body's method gets 400 with -32020",
     ),
     check(
-        "http.name-header-missing",
         Must,
+        "http.name-header-missing",
         "SHTTP-24",
         "basic/transports/streamable-http.mdx#standard-request-headers",
         "a tools/call without Mcp-Name gets 400 with -32020",
     ),
     check(
-        "http.name-header-mismatch",
         Must,
+        "http.name-header-mismatch",
         "SHTTP-32",
         "basic/transports/streamable-http.mdx#server-validation",
         "an Mcp-Name header that differs from the body's name gets 400 with -32020",
     ),
     check(
-        "http.name-base64",
         Must,
+        "http.name-base64",
         "SHTTP-27",
         "basic/transports/streamable-http.mdx#value-encoding",
         "an Mcp-Name sent as =?base64?...?= is decoded before comparing: no -32020",
     ),
     check(
-        "http.header-case",
         Must,
+        "http.header-case",
         "SHTTP-31",
         "basic/transports/streamable-http.mdx#case-sensitivity",
         "header names in lower case are the same headers: server/discover still gets 200",
     ),
     check(
-        "http.unsupported-version",
         Must,
+        "http.unsupported-version",
         "SHTTP-21",
         "basic/transports/streamable-http.mdx#protocol-version-header",
         "a version the server does not serve (header and body agreeing) gets 400 with -32022",
     ),
     check(
-        "http.unknown-method",
         Must,
+        "http.unknown-method",
         "SHTTP-22",
         "basic/transports/streamable-http.mdx#protocol-version-header",
         "an unknown method (headers agreeing) gets 404 with -32601",
     ),
     check(
-        "http.missing-meta-field",
         Must,
+        "http.missing-meta-field",
         "BASE-42",
         "basic/index.mdx#meta",
         "a request without io.modelcontextprotocol/clientCapabilities gets 400 with -32602",
     ),
     check(
-        "http.notification",
         Must,
+        "http.notification",
         "SHTTP-10",
         "basic/transports/streamable-http.mdx#sending-messages",
         "a notification gets 202 with no body, or an error status if the server does not accept it",
     ),
     check(
-        "http.origin",
         Must,
+        "http.origin",
         "SHTTP-03",
         "basic/transports/streamable-http.mdx#security--endpoint",
         "a foreign Origin header gets 403",
     ),
     check(
-        "http.get",
         Should,
+        "http.get",
         "SHTTP-35",
         "basic/transports/streamable-http.mdx#earlier-streamable-http-revisions",
         "GET at the endpoint gets 405",
     ),
     check(
-        "http.delete",
         Should,
+        "http.delete",
         "SHTTP-35",
         "basic/transports/streamable-http.mdx#earlier-streamable-http-revisions",
         "DELETE at the endpoint gets 405",
     ),
     check(
-        "http.session-ignored",
         Should,
+        "http.session-ignored",
         "SHTTP-36",
         "basic/transports/streamable-http.mdx#earlier-streamable-http-revisions",
         "an Mcp-Session-Id header is ignored, and no session id is sent back",
@@ -478,17 +462,7 @@ pub fn run_http(options: &HttpOptions) -> Result<Report, String> {
             Err(o) => o,
         },
     ));
-    let entries = HTTP_CHECKS
-        .iter()
-        .map(|check| Entry {
-            check: *check,
-            outcome: results
-                .iter()
-                .find(|(id, _)| *id == check.id)
-                .map(|(_, o)| o.clone())
-                .unwrap_or_else(|| Outcome::NotRun("not run (a bug in the checker)".into())),
-        })
-        .collect();
+    let entries = super::entries(HTTP_CHECKS, &results);
     Ok(Report {
         command: options.url.clone(),
         timeout_ms: u64::try_from(options.timeout.as_millis()).unwrap_or(u64::MAX),

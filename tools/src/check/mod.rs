@@ -128,7 +128,20 @@ pub fn run(options: &Options) -> Result<Report, RunError> {
     }
     cx.finish();
     results.extend(probes::stdout(&cx, &schemas));
-    let entries = CHECKS
+    let entries = entries(CHECKS, &results);
+    Ok(Report {
+        command,
+        timeout_ms: u64::try_from(options.timeout.as_millis()).unwrap_or(u64::MAX),
+        entries,
+        processes: cx.processes(),
+        stderr_bytes: cx.stderr_bytes(),
+    })
+}
+
+/// The report's entries: each check of `checks`, in order, with its
+/// outcome from `results` (a check without one is reported as not run).
+pub(crate) fn entries(checks: &[CheckInfo], results: &[(&str, Outcome)]) -> Vec<Entry> {
+    checks
         .iter()
         .map(|check| Entry {
             check: *check,
@@ -138,14 +151,7 @@ pub fn run(options: &Options) -> Result<Report, RunError> {
                 .map(|(_, o)| o.clone())
                 .unwrap_or_else(|| Outcome::NotRun("not run (a bug in the checker)".into())),
         })
-        .collect();
-    Ok(Report {
-        command,
-        timeout_ms: u64::try_from(options.timeout.as_millis()).unwrap_or(u64::MAX),
-        entries,
-        processes: cx.processes(),
-        stderr_bytes: cx.stderr_bytes(),
-    })
+        .collect()
 }
 
 fn load_schemas(options: &Options) -> Result<probes::Schemas, RunError> {

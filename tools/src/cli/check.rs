@@ -106,16 +106,7 @@ pub(crate) fn run(args: Args) -> ExitCode {
             deadline: Duration::from_millis(args.deadline_ms),
             level: args.level.clone(),
         };
-        return match vectors::http::run_http(&options) {
-            Ok(report) => {
-                print!("{}", report.text());
-                ExitCode::from(report.exit_code())
-            }
-            Err(e) => {
-                eprintln!("mcp-reference check: {e}");
-                ExitCode::from(2)
-            }
-        };
+        return printed(vectors::http::run_http(&options).map(|r| (r.text(), r.exit_code())));
     }
     if args.vectors {
         return replay(args);
@@ -177,10 +168,16 @@ fn replay(args: Args) -> ExitCode {
         deadline: Duration::from_millis(args.deadline_ms),
         level: args.level,
     };
-    match vectors::run(&options) {
-        Ok(report) => {
-            print!("{}", report.text());
-            ExitCode::from(report.exit_code())
+    printed(vectors::run(&options).map(|r| (r.text(), r.exit_code())))
+}
+
+/// Prints a replay's report and returns its exit code, or says in one
+/// sentence why it could not run (exit code 2).
+fn printed(outcome: Result<(String, u8), String>) -> ExitCode {
+    match outcome {
+        Ok((text, code)) => {
+            print!("{text}");
+            ExitCode::from(code)
         }
         Err(e) => {
             eprintln!("mcp-reference check: {e}");
