@@ -188,6 +188,19 @@ fn exchange(port: u16, r: &HttpRequest) -> (u16, Vec<(String, String)>, Vec<u8>)
     (status, headers, body)
 }
 
+/// The process is killed and the configuration file removed however the
+/// case ends: a failing case panics before its teardown, and a process left
+/// running would outlive the test.
+impl Drop for Sut {
+    fn drop(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+        let _ = std::fs::remove_file(&self.config_file);
+    }
+}
+
 static FILES: AtomicUsize = AtomicUsize::new(0);
 
 struct Process;
@@ -297,12 +310,8 @@ impl StateMachineTest for Process {
         sut
     }
 
-    fn teardown(mut sut: Sut, _model: Model) {
-        if let Some(mut child) = sut.child.take() {
-            let _ = child.kill();
-            let _ = child.wait();
-        }
-        let _ = std::fs::remove_file(&sut.config_file);
+    fn teardown(sut: Sut, _model: Model) {
+        drop(sut);
     }
 }
 
