@@ -3,123 +3,13 @@
 //! the driver adds). Every wait has a deadline, so a hung server fails the
 //! test instead of hanging it.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
-use std::process::{Child, ChildStderr, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::io::{BufReader, Write};
+use std::process::{Command, Stdio};
+use std::time::Duration;
 
-const BIN: &str = env!("CARGO_BIN_EXE_mcp-reference");
-const DEADLINE: Duration = Duration::from_secs(10);
-
-struct Server {
-    child: Child,
-    addr: String,
-    stderr: BufReader<ChildStderr>,
-}
-
-impl Server {
-    fn start(args: &[&str]) -> Server {
-        let mut child = Command::new(BIN)
-            .args(["serve", "--http", "127.0.0.1:0", "--log-level", "info"])
-            .args(args)
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut stderr = BufReader::new(child.stderr.take().unwrap());
-        let mut line = String::new();
-        stderr.read_line(&mut line).unwrap();
-        let addr = line
-            .trim()
-            .rsplit("http://")
-            .next()
-            .and_then(|rest| rest.split('/').next())
-            .unwrap_or_default()
-            .to_owned();
-        assert!(line.contains("serving MCP over HTTP"), "{line}");
-        Server {
-            child,
-            addr,
-            stderr,
-        }
-    }
-
-    fn connect(&self) -> TcpStream {
-        let stream = TcpStream::connect(&self.addr).unwrap();
-        stream.set_read_timeout(Some(DEADLINE)).unwrap();
-        stream
-    }
-
-    /// Sends SIGTERM; the exit code, and the rest of stderr.
-    fn terminate(mut self) -> (Option<i32>, String) {
-        let pid = self.child.id().to_string();
-        assert!(
-            Command::new("kill")
-                .args(["-TERM", &pid])
-                .status()
-                .unwrap()
-                .success()
-        );
-        let start = Instant::now();
-        loop {
-            if let Some(status) = self.child.try_wait().unwrap() {
-                let mut rest = String::new();
-                self.stderr.read_to_string(&mut rest).unwrap();
-                return (status.code(), rest);
-            }
-            if start.elapsed() > DEADLINE {
-                let _ = self.child.kill();
-                panic!("the server did not exit within {DEADLINE:?} of SIGTERM");
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
-    }
-}
-
-/// One HTTP/1.1 response: status, lowercase headers, body.
-struct Reply {
-    status: u16,
-    headers: Vec<(String, String)>,
-    body: Vec<u8>,
-}
-
-impl Reply {
-    fn header(&self, name: &str) -> Option<&str> {
-        self.headers
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.as_str())
-    }
-}
-
-fn read_reply(reader: &mut BufReader<TcpStream>) -> Reply {
-    let mut line = String::new();
-    reader.read_line(&mut line).unwrap();
-    let status = line.split(' ').nth(1).unwrap().parse().unwrap();
-    let mut headers = Vec::new();
-    loop {
-        line.clear();
-        reader.read_line(&mut line).unwrap();
-        let l = line.trim_end();
-        if l.is_empty() {
-            break;
-        }
-        let (n, v) = l.split_once(':').unwrap();
-        headers.push((n.to_ascii_lowercase(), v.trim().to_owned()));
-    }
-    let len: usize = headers
-        .iter()
-        .find(|(n, _)| n == "content-length")
-        .map_or(0, |(_, v)| v.parse().unwrap());
-    let mut body = vec![0; len];
-    reader.read_exact(&mut body).unwrap();
-    Reply {
-        status,
-        headers,
-        body,
-    }
-}
+#[path = "support/http_server.rs"]
+mod http_server;
+use http_server::{BIN, Server, read_reply};
 
 fn post(addr: &str, headers: &[(&str, &str)], body: &[u8]) -> Vec<u8> {
     let mut out = format!(
@@ -153,7 +43,7 @@ fn example() -> (Vec<u8>, Vec<u8>) {
 /// then SIGTERM: the book's reply byte for byte, and a clean exit 0.
 #[test]
 fn example_43_2_on_one_kept_alive_connection_then_sigterm() {
-    let server = Server::start(&[]);
+    let server = Server::start(&["--log-level", "info"]);
     let (request, reply) = example();
     let stream = server.connect();
     let mut writer = stream.try_clone().unwrap();
@@ -185,14 +75,7 @@ fn sigterm_answers_the_request_in_flight() {
     let (first, rest) = wire.split_at(wire.len() - 40);
     writer.write_all(first).unwrap();
     std::thread::sleep(Duration::from_millis(200));
-    let pid = server.child.id().to_string();
-    assert!(
-        Command::new("kill")
-            .args(["-TERM", &pid])
-            .status()
-            .unwrap()
-            .success()
-    );
+    server.sigterm();
     std::thread::sleep(Duration::from_millis(300));
     writer.write_all(rest).unwrap();
     let got = read_reply(&mut BufReader::new(stream));

@@ -25,11 +25,9 @@
 //! Spec: 2026-07-28 `basic/transports/streamable-http.mdx` (each message
 //! its own POST; no session: nothing carries over between requests).
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufReader, Write};
 use std::net::TcpStream;
-use std::process::{Child, ChildStderr, Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::{Duration, Instant};
 
 use mcp_reference::http::{Binding, Bound};
 use mcp_reference::{Config, Server};
@@ -40,8 +38,9 @@ use proptest::prelude::*;
 use proptest::test_runner::FileFailurePersistence;
 use proptest_state_machine::{ReferenceStateMachine, StateMachineTest, prop_state_machine};
 
-const BIN: &str = env!("CARGO_BIN_EXE_mcp-reference");
-const DEADLINE: Duration = Duration::from_secs(10);
+#[path = "support/http_server.rs"]
+mod http_server;
+use http_server::{DEADLINE, Server as HttpServer, read_reply};
 /// The port the generators write; replaced by the real one when sent.
 const GENERATED: Listen = Listen {
     port: 8080,
@@ -103,8 +102,7 @@ impl ReferenceStateMachine for Reference {
 }
 
 struct Sut {
-    child: Option<Child>,
-    _stderr: BufReader<ChildStderr>,
+    server: Option<HttpServer>,
     port: u16,
     binding: Binding,
     checker: HttpChecker,
@@ -163,29 +161,8 @@ fn exchange(port: u16, r: &HttpRequest) -> (u16, Vec<(String, String)>, Vec<u8>)
     );
     head.extend_from_slice(&r.body);
     stream.write_all(&head).unwrap();
-    let mut reader = BufReader::new(stream);
-    let mut line = String::new();
-    reader.read_line(&mut line).unwrap();
-    let status = line
-        .split(' ')
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(0);
-    let mut headers = Vec::new();
-    loop {
-        line.clear();
-        reader.read_line(&mut line).unwrap();
-        let l = line.trim_end();
-        if l.is_empty() {
-            break;
-        }
-        if let Some((n, v)) = l.split_once(':') {
-            headers.push((n.to_ascii_lowercase(), v.trim().to_owned()));
-        }
-    }
-    let mut body = Vec::new();
-    reader.read_to_end(&mut body).unwrap();
-    (status, headers, body)
+    let reply = read_reply(&mut BufReader::new(stream));
+    (reply.status, reply.headers, reply.body)
 }
 
 /// The process is killed and the configuration file removed however the
@@ -193,10 +170,8 @@ fn exchange(port: u16, r: &HttpRequest) -> (u16, Vec<(String, String)>, Vec<u8>)
 /// running would outlive the test.
 impl Drop for Sut {
     fn drop(&mut self) {
-        if let Some(mut child) = self.child.take() {
-            let _ = child.kill();
-            let _ = child.wait();
-        }
+        // `Server`'s own drop kills the process.
+        drop(self.server.take());
         let _ = std::fs::remove_file(&self.config_file);
     }
 }
@@ -216,30 +191,15 @@ impl StateMachineTest for Process {
             FILES.fetch_add(1, Ordering::Relaxed)
         ));
         std::fs::write(&config_file, model.config.to_json()).unwrap();
-        let mut child = Command::new(BIN)
-            .args(["serve", "--http", "127.0.0.1:0", "--config"])
-            .arg(&config_file)
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut stderr = BufReader::new(child.stderr.take().unwrap());
-        let mut line = String::new();
-        stderr.read_line(&mut line).unwrap();
-        let port: u16 = line
-            .rsplit(':')
-            .next()
-            .and_then(|p| p.split('/').next())
-            .and_then(|p| p.trim().parse().ok())
-            .unwrap_or_else(|| panic!("no port in {line:?}"));
+        let config_arg = config_file.to_str().unwrap_or_default().to_owned();
+        let server = HttpServer::start(&["--config", &config_arg]);
+        let port = server.port();
         let listen = Listen {
             port,
             loopback: true,
         };
         Sut {
-            child: Some(child),
-            _stderr: stderr,
+            server: Some(server),
             port,
             binding: Binding::new(
                 Server::new(model.config.clone()),
@@ -283,29 +243,11 @@ impl StateMachineTest for Process {
                 }
             }
             Transition::Terminate => {
-                let mut child = sut.child.take().unwrap();
-                let pid = child.id().to_string();
-                assert!(
-                    Command::new("kill")
-                        .args(["-TERM", &pid])
-                        .status()
-                        .unwrap()
-                        .success()
-                );
-                let start = Instant::now();
-                let status = loop {
-                    if let Some(status) = child.try_wait().unwrap() {
-                        break status;
-                    }
-                    assert!(
-                        start.elapsed() < DEADLINE,
-                        "no exit within {DEADLINE:?} of SIGTERM"
-                    );
-                    std::thread::sleep(Duration::from_millis(10));
-                };
-                assert!(status.success(), "exit {status} after SIGTERM");
+                let server = sut.server.take().unwrap();
+                let (code, log) = server.terminate();
+                assert_eq!(code, Some(0), "exit after SIGTERM; stderr: {log}");
             }
-            Transition::Exited => assert!(sut.child.is_none()),
+            Transition::Exited => assert!(sut.server.is_none()),
         }
         sut
     }

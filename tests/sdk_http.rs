@@ -8,11 +8,12 @@
 //! the test says so and does nothing, except under `CI`, where a missing
 //! SDK fails it: CI never passes a check it could not run.
 
-use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
-const BIN: &str = env!("CARGO_BIN_EXE_mcp-reference");
+#[path = "support/http_server.rs"]
+mod http_server;
+use http_server::Server;
 
 fn python() -> Option<PathBuf> {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
@@ -39,24 +40,8 @@ fn the_python_sdk_client_over_http() {
         );
         return;
     };
-    let mut server = Command::new(BIN)
-        .args(["serve", "--http", "127.0.0.1:0"])
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut first = String::new();
-    BufReader::new(server.stderr.take().unwrap())
-        .read_line(&mut first)
-        .unwrap();
-    let url = first
-        .trim()
-        .rsplit(' ')
-        .next()
-        .unwrap_or_default()
-        .to_owned();
-    assert!(url.starts_with("http://127.0.0.1:"), "{first}");
+    let server = Server::start(&[]);
+    let url = server.url();
     let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scripts/sdk_http_client.py");
     let out = Command::new(&python)
         .arg(script)
@@ -64,8 +49,7 @@ fn the_python_sdk_client_over_http() {
         .stdin(Stdio::null())
         .output()
         .unwrap();
-    let _ = server.kill();
-    let _ = server.wait();
+    drop(server);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
         out.status.success(),

@@ -76,6 +76,7 @@ async fn run(server: Server, addr: SocketAddr, level: LogLevel) -> Result<(), Fa
         loopback: local.ip().is_loopback(),
     };
     let binding = Arc::new(Binding::new(server, bound));
+    let mut stop = std::pin::pin!(shutdown_signal());
     if level > LogLevel::Off {
         eprintln!(
             "mcp-reference: serving MCP over HTTP at http://{local}{}",
@@ -84,7 +85,6 @@ async fn run(server: Server, addr: SocketAddr, level: LogLevel) -> Result<(), Fa
     }
     let permits = Arc::new(Semaphore::new(MAX_CONNECTIONS));
     let graceful = GracefulShutdown::new();
-    let mut stop = std::pin::pin!(shutdown_signal());
     loop {
         let permit = tokio::select! {
             permit = permits.clone().acquire_owned() => match permit {
@@ -199,25 +199,37 @@ fn to_hyper(response: Response) -> hyper::Response<Full<Bytes>> {
     out
 }
 
-/// Completes on SIGINT or SIGTERM (SIGINT only where there is no SIGTERM).
-async fn shutdown_signal() {
-    #[cfg(unix)]
-    {
-        use tokio::signal::unix::{SignalKind, signal};
-        match signal(SignalKind::terminate()) {
-            Ok(mut term) => {
+/// Registers the SIGINT and SIGTERM handlers at once, and returns a future
+/// that completes on either. Called before the server announces its
+/// address: a signal sent right after the announcement must find the
+/// handler, not the default action (which would end the process without
+/// answering the requests in flight; `tests/http_state_machine.rs` found
+/// that race).
+#[cfg(unix)]
+fn shutdown_signal() -> impl std::future::Future<Output = ()> {
+    use tokio::signal::unix::{SignalKind, signal};
+    let term = signal(SignalKind::terminate());
+    let int = signal(SignalKind::interrupt());
+    async move {
+        match (term, int) {
+            (Ok(mut term), Ok(mut int)) => {
                 tokio::select! {
-                    _ = tokio::signal::ctrl_c() => {}
                     _ = term.recv() => {}
+                    _ = int.recv() => {}
                 }
             }
-            Err(_) => {
-                let _ = tokio::signal::ctrl_c().await;
+            (Ok(mut one), Err(_)) | (Err(_), Ok(mut one)) => {
+                one.recv().await;
             }
+            (Err(_), Err(_)) => std::future::pending().await,
         }
     }
-    #[cfg(not(unix))]
-    {
+}
+
+/// See the Unix version: Ctrl-C only.
+#[cfg(not(unix))]
+fn shutdown_signal() -> impl std::future::Future<Output = ()> {
+    async {
         let _ = tokio::signal::ctrl_c().await;
     }
 }
