@@ -17,7 +17,7 @@
 //! | `Origin` | absent, or an allowed origin, else 403 | H3 |
 //! | `Host` | when the binding checks hosts (bound to loopback), an allowed one, else 403 | H4 |
 //! | `Content-Type` | `application/json` (parameters allowed), else 415 | H5 |
-//! | size | the body (and a declared `Content-Length`) within `max_line_bytes`, else 413 | H6 |
+//! | size | the body (and a declared `Content-Length`: digits, with optional spaces and tabs around them) within `max_line_bytes`, else 413 | H6 |
 //! | envelope | the core's reading of the body: its JSON-RPC error with 400; a client's response 400 with no body; a notification 202 with no body | H7, H8, H9 |
 //! | mirrored headers | `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name` and `Mcp-Param-*` present where required, well-formed, equal to the body, else 400 `-32020` (module `headers`) | H10 to H14 |
 //! | core | the core's reply: 200 for a result, 404 for `-32601`, 400 for every other error | H15 |
@@ -216,7 +216,7 @@ impl Binding {
         let declared = values(request, "content-length").any(|v| {
             std::str::from_utf8(v)
                 .ok()
-                .and_then(|v| v.trim().parse::<u64>().ok())
+                .and_then(|v| v.trim_matches([' ', '\t']).parse::<u64>().ok())
                 .is_none_or(|n| n > limit as u64)
         });
         if declared {

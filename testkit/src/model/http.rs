@@ -191,7 +191,7 @@ pub fn expect_http(config: &Config, listen: Listen, request: &HttpRequest) -> Ht
     let limit = config.max_line_bytes() as u64;
     let declared_over = named(request, "Content-Length").iter().any(|v| {
         String::from_utf8_lossy(v)
-            .trim_matches(|c: char| c.is_ascii_whitespace())
+            .trim_matches([' ', '\t'])
             .parse::<u64>()
             .map_or(true, |n| n > limit)
     });
