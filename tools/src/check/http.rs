@@ -335,8 +335,9 @@ pub fn run_http(options: &HttpOptions) -> Result<Report, String> {
     let mut r = discover.clone();
     set(&mut r, "Mcp-Method", Some(b"tools/list"));
     results.push(("http.method-header-mismatch", run.as_model_says(&r)));
-    // The name checks call a tool the server lists (a name's header rules
-    // hold whatever the tool does).
+    // The name checks call a tool the server lists: the model decides a
+    // name header (H12) before it looks the tool up, so its answer holds
+    // whatever the server's tools are.
     let tool = run
         .send(&run.post(body(2, "tools/list", "")))
         .ok()
@@ -355,10 +356,10 @@ pub fn run_http(options: &HttpOptions) -> Result<Report, String> {
             ));
             let mut r = call.clone();
             set(&mut r, "Mcp-Name", None);
-            results.push(("http.name-header-missing", expect_mismatch(&run, &r)));
+            results.push(("http.name-header-missing", run.as_model_says(&r)));
             let mut r = call.clone();
             set(&mut r, "Mcp-Name", Some(format!("{name}-x").as_bytes()));
-            results.push(("http.name-header-mismatch", expect_mismatch(&run, &r)));
+            results.push(("http.name-header-mismatch", run.as_model_says(&r)));
             let mut r = call.clone();
             let sentinel = if encode(&name).starts_with(b"=?base64?") {
                 encode(&name)
@@ -499,30 +500,6 @@ fn post_json(request: &HttpRequest, response: &Response, id: i64) -> Outcome {
         }
         Some(_) => fail(format!("the JSON-RPC response is not a result for id {id}")),
         None => fail("no JSON-RPC response in the body".into()),
-    }
-}
-
-/// 400 with -32020 (the mirrored-header rule holds whatever the tool).
-fn expect_mismatch(run: &Run, request: &HttpRequest) -> Outcome {
-    match run.send(request) {
-        Ok(r) => {
-            let code = r
-                .reply()
-                .and_then(|v| v.pointer("/error/code").and_then(Value::as_i64));
-            if r.status == 400 && code == Some(-32020) {
-                Outcome::Pass
-            } else {
-                Outcome::Fail(Failure {
-                    reason: format!(
-                        "status {} with error code {code:?}, expected 400 with -32020",
-                        r.status
-                    ),
-                    request: Some(show_request(request)),
-                    reply: Some(show_response(&r)),
-                })
-            }
-        }
-        Err(o) => o,
     }
 }
 
