@@ -8,8 +8,8 @@
 //! | --- | --- |
 //! | [`check`] | any stdio MCP 2026-07-28 server against the protocol's rules that hold whatever its tools; independent of the reference's core |
 //! | [`vectors`] | the committed test vectors (`vectors/`, built in) and their replay on any stdio server; independent of the reference's core |
-//! | [`diff`] | an implementation of book-orders against the reference, on generated cases, differences shrunk |
-//! | [`http_client`] | a small blocking HTTP/1.1 client for `check --http`: requests sent as given, responses read with a deadline, JSON or SSE bodies |
+//! | [`diff`] | an implementation of book-orders against the reference, on generated cases (stdio lines, or HTTP requests: `diff::http`), differences shrunk |
+//! | [`http_client`] | a small blocking HTTP/1.1 client for `check --http` and `diff --http`: requests sent as given, responses read with a deadline, JSON or SSE bodies |
 //! | [`process`] | the server under test as a child process: pipes, reader and writer threads, deadlines, killing its process group; what the three above launch |
 //!
 //! `docs/check.md` documents check and diff, `docs/vectors.md` the vectors.

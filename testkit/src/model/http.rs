@@ -64,6 +64,33 @@ impl HttpExpect {
         }
     }
 
+    /// The statement of `docs/spec-coverage.md` (or the fixture rule,
+    /// `textbook:Hn`) that fixes this response's status, or `None` where
+    /// the specification leaves it to the server (decision DEC23: a parse
+    /// error, an invalid request, invalid params other than a missing
+    /// `_meta` field, an unknown tool). For a body the core answers (H7,
+    /// H15, H17): 200 for a result (SHTTP-12), 400 for `-32022`
+    /// (SHTTP-21), 404 for `-32601` (SHTTP-22), 400 for a missing `_meta`
+    /// field (the rows resting on BASE-41: BASE-42); for every other row,
+    /// the row's own source (`docs/rows.json`).
+    pub fn status_source(&self) -> Option<&'static str> {
+        match self.row {
+            "H7" | "H15" | "H17" => {
+                let body = self.body.as_ref()?;
+                match body.code() {
+                    None if body.replies() == Some(true) => Some("SHTTP-12"),
+                    Some(-32022) => Some("SHTTP-21"),
+                    Some(-32601) => Some("SHTTP-22"),
+                    _ if rows::row(body.row).is_some_and(|r| r.source == "BASE-41") => {
+                        Some("BASE-42")
+                    }
+                    _ => None,
+                }
+            }
+            row => rows::row(row).map(|r| r.source.as_str()),
+        }
+    }
+
     /// Checks a response: status, the `allow` and `content-type` headers
     /// (present exactly when due) and the body, with the stdio model's
     /// comparison. `headers` are lowercase names.
@@ -567,6 +594,51 @@ mod tests {
         for bad in ["SGVsbG8", "SGVsbG8=!", "S===", "SGVsbG9=", "SG Vs"] {
             assert_eq!(base64(bad), None, "{bad}");
         }
+    }
+
+    #[test]
+    fn which_statement_fixes_the_status() {
+        let config = Config::default();
+        let listen = Listen {
+            port: 8080,
+            loopback: true,
+        };
+        let post = |body: &str, headers: &[(&str, &str)]| {
+            let request = HttpRequest {
+                method: "POST".into(),
+                target: "/mcp".into(),
+                headers: headers
+                    .iter()
+                    .map(|(n, v)| ((*n).to_owned(), v.as_bytes().to_vec()))
+                    .collect(),
+                body: body.as_bytes().to_vec(),
+            };
+            expect_http(&config, listen, &request).status_source()
+        };
+        let json = [
+            ("Host", "127.0.0.1:8080"),
+            ("Content-Type", "application/json"),
+        ];
+        let meta = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#;
+        let modern = [
+            json[0],
+            json[1],
+            ("MCP-Protocol-Version", "2026-07-28"),
+            ("Mcp-Method", "nope"),
+        ];
+        // A parse error: left to the server (DEC23).
+        assert_eq!(post("x", &json), None);
+        // An unknown method: 404 (SHTTP-22).
+        let unknown = format!(r#"{{"jsonrpc":"2.0","id":1,"method":"nope","params":{{{meta}}}}}"#);
+        assert_eq!(post(&unknown, &modern), Some("SHTTP-22"));
+        // A foreign origin: the row's own source.
+        let origin = [json[0], json[1], ("Origin", "http://evil.example")];
+        assert_eq!(post(&unknown, &origin), Some("SHTTP-03"));
+        // A foreign host: the fixture's rule.
+        assert_eq!(
+            post(&unknown, &[("Host", "evil.example"), json[1]]),
+            Some("textbook:H4")
+        );
     }
 
     #[test]

@@ -3,7 +3,10 @@
 //! [--time-budget SECONDS] [--json] -- CMD [ARGS...]`: runs the library's
 //! differential tester ([`mcp_reference_tools::diff`]) against another
 //! implementation of the book-orders server and prints every class of
-//! difference found, each with a minimal case.
+//! difference found, each with a minimal case. With `--http URL` instead
+//! of a command, the server at that Streamable HTTP endpoint is compared
+//! with the reference's HTTP binding ([`mcp_reference_tools::diff::http`]),
+//! each minimal request printed as a `curl` command.
 //!
 //! Exit codes: 0 when no difference was found, 1 when one was, 2 when the
 //! command could not be run (or a flag was bad), with one sentence on
@@ -15,6 +18,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use mcp_reference::Config;
+use mcp_reference_tools::diff::http::HttpOptions;
 use mcp_reference_tools::diff::{self, Options};
 
 /// The arguments of `diff`.
@@ -25,8 +29,10 @@ use mcp_reference_tools::diff::{self, Options};
     configuration file (the textbook's unless --config or --generate-configs says \
     otherwise), which it must serve as `mcp-reference serve` does (its --config, --user \
     and --legacy flags would override that file, so leave them out when diffing the \
-    reference). Exit codes: 0 no difference found; 1 differences found (each class \
-    reported); 2 the command could not be run or the command line is wrong. See \
+    reference). With --http URL there is no command: the server at URL must serve \
+    the configuration --config names (the textbook's by default). Exit codes: 0 no \
+    difference found; 1 differences found (each class reported); 2 the command could \
+    not be run, the server did not answer, or the command line is wrong. See \
     docs/check.md."
 )]
 pub(crate) struct Args {
@@ -67,22 +73,28 @@ pub(crate) struct Args {
     #[arg(long)]
     json: bool,
 
+    /// Compare the Streamable HTTP server at this endpoint (for example
+    /// http://127.0.0.1:8080/mcp) with the reference's HTTP binding,
+    /// instead of launching a stdio command; --config names the
+    /// configuration the server serves (default: the textbook's, at the
+    /// URL's path).
+    #[arg(
+        long,
+        value_name = "URL",
+        conflicts_with = "generate_configs",
+        conflicts_with = "command"
+    )]
+    http: Option<String>,
+
     /// The implementation's command and its arguments, after `--`.
-    #[arg(last = true, required = true, value_name = "CMD")]
+    #[arg(last = true, required_unless_present = "http", value_name = "CMD")]
     command: Vec<OsString>,
 }
 
 pub(crate) fn run(args: Args) -> ExitCode {
-    let mut options = Options::new(args.command);
-    options.cases = args.cases;
-    options.seed = args.seed;
-    options.timeout = Duration::from_millis(args.timeout_ms);
-    options.shrink_iters = args.shrink_iters;
-    options.generate_configs = args.generate_configs;
-    options.time_budget = args.time_budget.map(Duration::from_secs);
-    if let Some(path) = args.config {
-        match Config::load(&path) {
-            Ok(c) => options.config = Some(c),
+    let config = match &args.config {
+        Some(path) => match Config::load(path) {
+            Ok(c) => Some(c),
             Err(e) => {
                 eprintln!(
                     "mcp-reference diff: cannot read the configuration {}: {e}",
@@ -90,9 +102,50 @@ pub(crate) fn run(args: Args) -> ExitCode {
                 );
                 return ExitCode::from(2);
             }
+        },
+        None => None,
+    };
+    if let Some(url) = &args.http {
+        return run_http(&args, url, config);
+    }
+    let mut options = Options::new(args.command);
+    options.cases = args.cases;
+    options.seed = args.seed;
+    options.timeout = Duration::from_millis(args.timeout_ms);
+    options.shrink_iters = args.shrink_iters;
+    options.generate_configs = args.generate_configs;
+    options.time_budget = args.time_budget.map(Duration::from_secs);
+    options.config = config;
+    match diff::run(&options) {
+        Ok(report) => {
+            if args.json {
+                println!("{}", report.json());
+            } else {
+                print!("{}", report.text());
+                eprintln!("mcp-reference diff: {}", report.statistics());
+            }
+            if report.classes.is_empty() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            }
+        }
+        Err(e) => {
+            eprintln!("mcp-reference diff: {e}");
+            ExitCode::from(2)
         }
     }
-    match diff::run(&options) {
+}
+
+fn run_http(args: &Args, url: &str, config: Option<Config>) -> ExitCode {
+    let mut options = HttpOptions::new(url);
+    options.cases = args.cases;
+    options.seed = args.seed;
+    options.timeout = Duration::from_millis(args.timeout_ms);
+    options.shrink_iters = args.shrink_iters;
+    options.time_budget = args.time_budget.map(Duration::from_secs);
+    options.config = config;
+    match diff::http::run_http(&options) {
         Ok(report) => {
             if args.json {
                 println!("{}", report.json());

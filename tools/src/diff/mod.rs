@@ -38,6 +38,7 @@
 
 pub mod compare;
 mod exec;
+pub mod http;
 mod pair;
 mod report;
 mod shrink;

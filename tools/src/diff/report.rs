@@ -25,18 +25,27 @@ pub(super) fn printf(lines: &[Vec<u8>]) -> String {
     }
     let mut format = String::new();
     for line in lines {
-        for &b in line {
-            match b {
-                b'%' => format.push_str("%%"),
-                b'\\' => format.push_str("\\\\"),
-                b'\'' => format.push_str("'\\''"),
-                0x20..=0x7e => format.push(char::from(b)),
-                _ => format.push_str(&format!("\\{b:03o}")),
-            }
-        }
+        format.push_str(&printf_format(line));
         format.push_str("\\n");
     }
     format!("printf '{format}'")
+}
+
+/// `bytes` as the inside of a single-quoted `printf` format string that
+/// writes them exactly: `%` doubled, `\` doubled, `'` closed and
+/// reopened, visible ASCII as is, every other byte as an octal escape.
+pub(super) fn printf_format(bytes: &[u8]) -> String {
+    let mut format = String::new();
+    for &b in bytes {
+        match b {
+            b'%' => format.push_str("%%"),
+            b'\\' => format.push_str("\\\\"),
+            b'\'' => format.push_str("'\\''"),
+            0x20..=0x7e => format.push(char::from(b)),
+            _ => format.push_str(&format!("\\{b:03o}")),
+        }
+    }
+    format
 }
 
 fn quote_always(s: &str) -> String {

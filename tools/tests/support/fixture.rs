@@ -34,6 +34,15 @@ pub(crate) fn reference() -> Vec<OsString> {
 /// The fault-injected fixture. The test binary lives in
 /// `target/<profile>/deps/`; the example beside it in `examples/`.
 pub(crate) fn faulty_server() -> PathBuf {
+    example("faulty_server")
+}
+
+/// The fault-injected HTTP fixture (`examples/faulty_http_server.rs`).
+pub(crate) fn faulty_http_server() -> PathBuf {
+    example("faulty_http_server")
+}
+
+fn example(name: &str) -> PathBuf {
     let exe = std::env::current_exe().expect("the test binary has a path");
     let profile = exe
         .parent()
@@ -41,11 +50,11 @@ pub(crate) fn faulty_server() -> PathBuf {
         .expect("the test binary is in target/<profile>/deps");
     let path = profile
         .join("examples")
-        .join(format!("faulty_server{}", std::env::consts::EXE_SUFFIX));
+        .join(format!("{name}{}", std::env::consts::EXE_SUFFIX));
     assert!(
         path.exists(),
         "{} is missing: `cargo test` builds it; with a narrower command, run \
-         `cargo build --example faulty_server` (with the same --release or not) first",
+         `cargo build --example {name}` (with the same --release or not) first",
         path.display()
     );
     path
