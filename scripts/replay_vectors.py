@@ -94,12 +94,19 @@ def step(v):
     expect = v["expect"]
     if expect is not None and not isinstance(expect, dict):
         raise ValueError("expect must be an object or null")
-    return {"request": request, "expect": expect, "reply": reply}
+    # A step of a sequence (format 3) carries the level its expect is
+    # judged at and the statement or rule that gives it.
+    level = None
+    if "level" in v or "source" in v:
+        if v.get("level") not in LEVELS or not isinstance(v.get("source"), str):
+            raise ValueError("a step has a known level and a source, or neither")
+        level = (v["level"], v["source"])
+    return {"request": request, "expect": expect, "reply": reply, "level": level}
 
 
 def parse(v):
     sequence = "steps" in v
-    steps = [step(s) for s in v["steps"]] if sequence else [step(v)]
+    steps = [step(s) for s in v["steps"]] if sequence else [dict(step(v), level=None)]
     if v["level"] not in LEVELS:
         raise ValueError("unknown level %s" % v["level"])
     return {
@@ -252,7 +259,17 @@ def levels_of(v, fixture):
     """The levels a vector is judged at: its own, textbook, and canonical
     unless the server runs another fixture than the reply was made with."""
     exact = fixture is None or fixture == v["config"]
-    return [l for l in LEVELS if l == v["level"] or l == "textbook" or (l == "canonical" and exact)]
+    own = [s["level"][0] for s in v["steps"] if s["level"] is not None]
+    return [l for l in LEVELS
+            if l == v["level"] or l == "textbook" or (l == "canonical" and exact) or l in own]
+
+
+def expect_judged_at(v, s, level):
+    """Whether a step's expect is judged at level (must or should): at its
+    own level for a step of a sequence, at the vector's for a single one."""
+    if s["level"] is not None:
+        return s["level"][0] == level
+    return v["level"] == level
 
 
 def failed_levels(v, fixture, s, got):
@@ -260,7 +277,9 @@ def failed_levels(v, fixture, s, got):
     line)."""
     out = []
     for level in levels_of(v, fixture):
-        if s["reply"] is None or got is None:
+        if level not in ("canonical", "textbook") and not expect_judged_at(v, s, level):
+            ok = True
+        elif s["reply"] is None or got is None:
             ok = s["reply"] is None and got is None
         elif level == "canonical":
             ok = got == s["reply"].encode("utf-8")
@@ -422,7 +441,7 @@ def single(p, v, n, o, end):
         got, shown = None, missing(last) + " (to the request and the probe that follows)"
     levels = failed_levels(v, o.fixture, s, got)
     if len(lines) > 1:
-        silent = {"request": s["request"], "expect": None, "reply": None}
+        silent = {"request": s["request"], "expect": None, "reply": None, "level": s["level"]}
         levels += failed_levels(v, o.fixture, silent, lines[1])
         levels = [l for l in LEVELS if l in levels]
     if not levels:
@@ -459,7 +478,8 @@ def sequence(v, o, end):
             levels += failed
             first = first or (i + 1, s["reply"], shown)
     if k < len(got):
-        silent = {"request": v["steps"][-1]["request"], "expect": None, "reply": None}
+        silent = {"request": v["steps"][-1]["request"], "expect": None, "reply": None,
+                  "level": v["steps"][-1]["level"]}
         failed = failed_levels(v, o.fixture, silent, got[k])
         if failed:
             levels += failed
@@ -524,7 +544,8 @@ def report(o, results):
         out.append("FAIL %s (level %s, source %s, rule %s; fails %s)"
                    % (v["id"], v["level"], v["source"], v["rule"], ", ".join(levels)))
         if v["sequence"]:
-            out.append("  step     %d" % step_no)
+            own = v["steps"][step_no - 1]["level"] if 0 < step_no <= len(v["steps"]) else None
+            out.append("  step     %d%s" % (step_no, " (level %s, source %s)" % own if own else ""))
         out.append("  request  %s" % show(v["steps"][step_no - 1]["request"]))
         out.append("  expected %s" % (expected if expected is not None else "(no reply)"))
         out.append("  got      %s" % got)

@@ -25,7 +25,7 @@ use mcp_reference_testkit::schema::{SPEC_COMMIT, Schema, missing, spec_dir};
 use serde_json::{Value, json};
 
 /// The version of the vector format (docs/vectors.md).
-const FORMAT_VERSION: u64 = 2;
+const FORMAT_VERSION: u64 = 3;
 /// The vector files, in the order the replayers read them.
 const FILES: [&str; 5] = ["generic", "textbook", "stock", "short-lines", "legacy"];
 
@@ -43,6 +43,9 @@ fn update() -> bool {
 #[derive(Debug, Clone)]
 struct Line {
     request: Vec<u8>,
+    /// For a step of a sequence: the level and source of the row that
+    /// decided its reply (format 3), which its `expect` is judged at.
+    level: Option<(String, String)>,
     expect: Option<Value>,
     reply: Option<String>,
 }
@@ -85,8 +88,14 @@ fn read_line(v: &Value) -> Line {
         Some(Value::Null) => None,
         _ => panic!("reply must be a string or null: {v}"),
     };
+    let level = match (v.get("level"), v.get("source")) {
+        (Some(Value::String(l)), Some(Value::String(s))) => Some((l.clone(), s.clone())),
+        (None, None) => None,
+        _ => panic!("a step has both level and source, or neither: {v}"),
+    };
     Line {
         request,
+        level,
         expect: None,
         reply,
     }
@@ -101,7 +110,14 @@ fn parse(text: &str) -> Vector {
     };
     let (lines, steps) = match v.get("steps") {
         Some(Value::Array(steps)) => (steps.iter().map(read_line).collect(), true),
-        None => (vec![read_line(&v)], false),
+        // A single vector's level and source are the vector's own.
+        None => (
+            vec![Line {
+                level: None,
+                ..read_line(&v)
+            }],
+            false,
+        ),
         Some(_) => panic!("steps must be an array: {text}"),
     };
     Vector {
@@ -138,7 +154,10 @@ fn render(v: &Vector) -> String {
             .as_ref()
             .map_or("null".to_string(), Value::to_string);
         let reply = l.reply.as_deref().map_or("null".to_string(), s);
-        format!("{request},\"expect\":{expect},\"reply\":{reply}")
+        let level = l.level.as_ref().map_or(String::new(), |(level, source)| {
+            format!(",\"level\":{},\"source\":{}", s(level), s(source))
+        });
+        format!("{request}{level},\"expect\":{expect},\"reply\":{reply}")
     };
     let mut out = format!(
         "{{\"id\":{},\"rule\":{},\"comment\":{},\"config\":{},\"flags\":{},\"level\":{},\"source\":{}",
@@ -229,6 +248,8 @@ fn answer(v: &Vector, schemas: &BTreeMap<String, Schema>) -> Vector {
     let server = Server::new(c.clone());
     let mut fresh = v.clone();
     let mut rows_named: Vec<&'static str> = Vec::new();
+    // For a sequence, the row that decided each step's reply.
+    let mut step_rows: Vec<&'static str> = Vec::new();
     if v.steps {
         let mut session = Session::new(&server);
         let mut state = model::State::Fresh;
@@ -240,6 +261,7 @@ fn answer(v: &Vector, schemas: &BTreeMap<String, Schema>) -> Vector {
                 .check(&c, &out)
                 .unwrap_or_else(|e| panic!("{}: {e}", v.id));
             rows_named.extend(expect.rows());
+            step_rows.push(expect.row);
             line.reply = text((!out.is_empty()).then_some(out));
             if let Some(reply) = &line.reply {
                 let version = match era {
@@ -281,8 +303,31 @@ fn answer(v: &Vector, schemas: &BTreeMap<String, Schema>) -> Vector {
         row.id,
         row.expect
     );
-    for line in &mut fresh.lines {
-        line.expect = expect(row, line.reply.as_deref(), !v.steps, &v.id);
+    if v.steps {
+        // Each step is held, at its own row's level, to what that row
+        // requires (a reply with the id, an error with its codes, ...);
+        // the vector's level and source are its rule's, judged on the
+        // whole sequence (textbook and canonical on every step).
+        for (line, step_row) in fresh.lines.iter_mut().zip(&step_rows) {
+            let own = rows::row(step_row)
+                .unwrap_or_else(|| panic!("{}: a step's row {step_row} is no row", v.id));
+            line.level = Some((own.level.clone(), own.source.clone()));
+            line.expect = expect(own, line.reply.as_deref(), true, &v.id);
+        }
+        if ["must", "should"].contains(&fresh.level.as_str()) {
+            assert!(
+                fresh.lines.iter().any(|l| l
+                    .level
+                    .as_ref()
+                    .is_some_and(|(level, _)| *level == fresh.level)),
+                "{}: no step is judged at the vector's level {}",
+                v.id,
+                fresh.level
+            );
+        }
+    } else {
+        let line = &mut fresh.lines[0];
+        line.expect = expect(row, line.reply.as_deref(), true, &v.id);
     }
     fresh
 }

@@ -44,6 +44,11 @@ pub const FIXTURES: [&str; 4] = ["textbook", "stock", "short-lines", "legacy"];
 pub struct Step {
     /// The bytes to write, without the newline.
     pub request: Vec<u8>,
+    /// For a step of a sequence (format 3): the level its `expect` is
+    /// judged at and the statement or rule that gives it (the row that
+    /// decided its reply); `None` for a single vector, whose `expect` is
+    /// judged at the vector's level.
+    pub level: Option<(String, String)>,
     /// What the level requires (`None`: silence): the `expect` member.
     pub expect: Option<Value>,
     /// The reference's reply line, or `None` for no reply.
@@ -92,8 +97,29 @@ impl Vector {
         let exact = fixture.is_none_or(|f| f == self.config);
         LEVELS
             .into_iter()
-            .filter(|l| *l == self.level || *l == "textbook" || (*l == "canonical" && exact))
+            .filter(|l| {
+                *l == self.level
+                    || *l == "textbook"
+                    || (*l == "canonical" && exact)
+                    || self.steps.iter().any(|s| s.judged_at(l))
+            })
             .collect()
+    }
+
+    /// Whether `step`'s `expect` is judged at `level` (`must` or
+    /// `should`): at its own level for a step of a sequence, at the
+    /// vector's for a single vector.
+    fn expect_judged_at(&self, step: &Step, level: &str) -> bool {
+        match &step.level {
+            Some(_) => step.judged_at(level),
+            None => self.level == level,
+        }
+    }
+}
+
+impl Step {
+    fn judged_at(&self, level: &str) -> bool {
+        self.level.as_ref().is_some_and(|(l, _)| l == level)
     }
 }
 
@@ -128,8 +154,16 @@ fn step(v: &Value) -> Result<Step, String> {
         Some(e @ Value::Object(_)) => Some(e.clone()),
         _ => return Err("expect must be an object or null".into()),
     };
+    let level = match (v.get("level"), v.get("source")) {
+        (Some(Value::String(l)), Some(Value::String(s))) if LEVELS.contains(&l.as_str()) => {
+            Some((l.clone(), s.clone()))
+        }
+        (None, None) => None,
+        _ => return Err("a step has a known level and a source, or neither".into()),
+    };
     Ok(Step {
         request,
+        level,
         expect,
         reply,
     })
@@ -145,7 +179,14 @@ fn parse(line: &str) -> Result<Vector, String> {
     };
     let (steps, sequence) = match v.get("steps") {
         Some(Value::Array(steps)) => (steps.iter().map(step).collect::<Result<_, _>>()?, true),
-        None => (vec![step(&v)?], false),
+        // A single vector's level and source are the vector's own.
+        None => (
+            vec![Step {
+                level: None,
+                ..step(&v)?
+            }],
+            false,
+        ),
         Some(_) => return Err("steps must be an array".into()),
     };
     let flags = v
@@ -355,7 +396,8 @@ fn same_token(a: &str, b: &str) -> bool {
 }
 
 /// The levels at which a step fails, given what came back (`None`: no
-/// line): for each level of the vector, its own judgement.
+/// line): for each level of the vector, its own judgement (`must` and
+/// `should` only where the step's `expect` is judged at that level).
 pub fn failed_levels(
     v: &Vector,
     fixture: Option<&str>,
@@ -365,7 +407,10 @@ pub fn failed_levels(
     v.levels(fixture)
         .into_iter()
         .filter(|level| {
+            let judged =
+                matches!(*level, "canonical" | "textbook") || v.expect_judged_at(step, level);
             let ok = match (&step.reply, got) {
+                _ if !judged => true,
                 (None, None) => true,
                 (None, Some(_)) | (Some(_), None) => false,
                 (Some(reply), Some(got)) => match *level {

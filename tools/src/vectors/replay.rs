@@ -222,6 +222,7 @@ fn single(p: &mut Process, v: &Vector, n: usize, o: &Options, end: Instant) -> (
         // A line more than the vector's reply: it fails at every level.
         let silent = Step {
             request: step.request.clone(),
+            level: step.level.clone(),
             expect: None,
             reply: None,
         };
@@ -307,6 +308,7 @@ fn sequence(v: &Vector, o: &Options, end: Instant) -> Result<Outcome, String> {
     {
         let silent = Step {
             request: step.request.clone(),
+            level: step.level.clone(),
             expect: None,
             reply: None,
         };
@@ -465,7 +467,13 @@ impl Report {
                         levels.join(", ")
                     ));
                     if v.sequence {
-                        out.push_str(&format!("  step     {step}\n"));
+                        let own = v
+                            .steps
+                            .get(step.saturating_sub(1))
+                            .and_then(|s| s.level.as_ref())
+                            .map(|(l, s)| format!(" (level {l}, source {s})"))
+                            .unwrap_or_default();
+                        out.push_str(&format!("  step     {step}{own}\n"));
                     }
                     let request = v
                         .steps
