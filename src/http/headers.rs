@@ -305,3 +305,29 @@ pub(super) fn tests_number(text: &str) -> Option<f64> {
         Number::Float(f) => f,
     })
 }
+
+#[cfg(test)]
+mod matches_tests {
+    use super::*;
+    use crate::json::Int;
+
+    #[test]
+    fn an_integer_body_value_is_matched_by_any_form_of_the_same_number() {
+        let int = |v: i64| Shallow::Integer(Int::from(v));
+        let forty_two = int(42);
+        let body = Body::Value(&forty_two);
+        for same in ["42", "42.0", "4.2e1", "420e-1"] {
+            assert!(matches(same, &body), "{same}");
+        }
+        for other in ["42.5", "43", "41.0", "4.3e1", "x"] {
+            assert!(!matches(other, &body), "{other}");
+        }
+        // Beyond 2^53 a float cannot tell neighbours apart: only the
+        // integer form matches.
+        let big = int((1 << 53) + 1);
+        let body = Body::Value(&big);
+        assert!(matches("9007199254740993", &body));
+        assert!(!matches("9007199254740993.0", &body));
+        assert!(!matches("9007199254740992", &body));
+    }
+}

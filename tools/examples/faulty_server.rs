@@ -28,6 +28,11 @@
 //!                           handled and answered, as a server answering
 //!                           concurrently may; not a fault: the replies are
 //!                           right
+//!   --first-line-decides    takes the era of the connection from its first
+//!                           line, as the official Python SDK 2.3 does: when
+//!                           that line carries no modern _meta, every later
+//!                           request that does gets -32600 (BASE-21: no
+//!                           context from earlier requests)
 //!   --random-order          answers each request with a non-null id from a
 //!                           thread of its own, after a random pause of 0 to
 //!                           8 ms, so replies come in a different order on
@@ -64,6 +69,7 @@ struct Faults {
     stderr_noise: bool,
     late_tool_calls: bool,
     random_order: bool,
+    first_line_decides: bool,
 }
 
 fn parse() -> Result<Faults, String> {
@@ -83,6 +89,7 @@ fn parse() -> Result<Faults, String> {
             "--stderr-noise" => f.stderr_noise = true,
             "--late-tool-calls" => f.late_tool_calls = true,
             "--random-order" => f.random_order = true,
+            "--first-line-decides" => f.first_line_decides = true,
             "--slow-start" => {
                 let ms = args.next().ok_or("--slow-start needs milliseconds")?;
                 f.slow_start = Some(ms.parse().map_err(|_| "--slow-start needs milliseconds")?);
@@ -185,8 +192,28 @@ fn main() -> ExitCode {
     };
     let mut held: Option<String> = None;
     let mut pending = Vec::new();
+    // With --first-line-decides: whether the first line made this a
+    // connection of the handshake era.
+    let mut handshake_era: Option<bool> = None;
     for line in rx {
-        let reply = handle(&server, &faults, &line);
+        let parsed = serde_json::from_slice::<Value>(&line).ok();
+        let modern = parsed
+            .as_ref()
+            .and_then(|v| v.pointer("/params/_meta/io.modelcontextprotocol~1protocolVersion"))
+            .is_some();
+        let refused = faults.first_line_decides && *handshake_era.get_or_insert(!modern) && modern;
+        let reply = if refused {
+            let id = parsed
+                .as_ref()
+                .and_then(|v| v.get("id").cloned())
+                .unwrap_or(Value::Null);
+            Some(format!(
+                "{}\n",
+                serde_json::json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32600, "message": "this connection serves the handshake era"}})
+            ))
+        } else {
+            handle(&server, &faults, &line)
+        };
         // Only a reply with an id can be told from the others when late.
         let late = faults.late_tool_calls
             && serde_json::from_slice::<Value>(&line)

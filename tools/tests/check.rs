@@ -140,6 +140,24 @@ fn dropping_replies_at_eof_fails_answers_all() {
 }
 
 #[test]
+fn taking_the_era_from_the_first_line_fails_stateless_only() {
+    let report = run(fixture::faulty(&["--first-line-decides"]), PATIENT);
+    assert_fails_exactly(&report, &["stateless.fresh-and-later"]);
+    let Some(Outcome::Fail(f)) = report.outcome("stateless.fresh-and-later") else {
+        unreachable!()
+    };
+    assert!(
+        f.reason.contains(
+            "a valid server/discover got a result as a process's first line but error -32600"
+        ),
+        "{}",
+        f.reason
+    );
+    let table = report.table();
+    assert!(table.contains("MUST by BASE-21"), "{table}");
+}
+
+#[test]
 fn a_log_line_on_stdout_fails_stdout_json_rpc_only() {
     // The checker reads past the stray line: every other check still passes.
     let report = run(fixture::faulty(&["--log-on-stdout"]), PATIENT);
@@ -184,8 +202,8 @@ fn a_hang_times_out_that_check_and_the_rest_run() {
         "{}",
         f.reason
     );
-    // The hung process was replaced: one more than the four a run needs.
-    assert_eq!(report.processes, 5, "{}", report.table());
+    // The hung process was replaced: one more than the six a run needs.
+    assert_eq!(report.processes, 7, "{}", report.table());
 }
 
 #[test]

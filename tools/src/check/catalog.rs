@@ -191,6 +191,13 @@ pub const CHECKS: &[CheckInfo] = &[
         "requests written at once and followed by end-of-file are all answered",
     ),
     check(
+        Level::Must,
+        "stateless.fresh-and-later",
+        "BASE-21",
+        "basic/index.mdx#statelessness",
+        "a valid server/discover and one without _meta each get the same answer (error code, result or silence) as a process's first line and after the other: no context is taken from earlier requests",
+    ),
+    check(
         Level::Should,
         "eof.exits",
         "STDIO-10",

@@ -109,7 +109,7 @@ pub fn run(options: &Options) -> Result<Report, RunError> {
         run: options.deadline,
     };
     let mut cx = probes::Ctx::start(launch, waits).map_err(RunError::Spawn)?;
-    let groups: [fn(&mut probes::Ctx) -> probes::Results; 11] = [
+    let groups: [fn(&mut probes::Ctx) -> probes::Results; 12] = [
         probes::discover,
         probes::version,
         probes::meta,
@@ -119,6 +119,7 @@ pub fn run(options: &Options) -> Result<Report, RunError> {
         probes::notifications,
         probes::tools,
         probes::initialize,
+        probes::stateless,
         probes::eof,
         probes::robust,
     ];
