@@ -168,6 +168,17 @@ pub fn conforming(config: &Config, listen: Listen, body: &[u8]) -> Vec<(String, 
     headers
 }
 
+/// Whether header `name` is one a client mirrors from the body
+/// (`MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`, `Mcp-Param-*`; any
+/// case): the ones [`conforming`] may add.
+pub fn is_mirrored(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    matches!(
+        lower.as_str(),
+        "mcp-protocol-version" | "mcp-method" | "mcp-name"
+    ) || lower.starts_with("mcp-param-")
+}
+
 /// The client's encoding of a string value: as is when it is plain
 /// visible ASCII (spaces inside allowed) and not sentinel-shaped, else the
 /// Base64 sentinel.

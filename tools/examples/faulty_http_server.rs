@@ -27,7 +27,7 @@ use std::time::Duration;
 
 use mcp_reference::http::{Binding, Bound, Request};
 use mcp_reference::{Config, Server};
-use mcp_reference_testkit::http::conforming;
+use mcp_reference_testkit::http::{conforming, is_mirrored};
 use mcp_reference_testkit::model::http::Listen;
 
 #[derive(Default)]
@@ -149,14 +149,6 @@ fn read_body(
     }
     body.truncate(length);
     Some(body)
-}
-
-fn is_mirrored(name: &str) -> bool {
-    let lower = name.to_ascii_lowercase();
-    matches!(
-        lower.as_str(),
-        "mcp-protocol-version" | "mcp-method" | "mcp-name"
-    ) || lower.starts_with("mcp-param-")
 }
 
 fn serve(

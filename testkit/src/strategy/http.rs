@@ -14,7 +14,7 @@ use proptest::prelude::*;
 use proptest::sample::select;
 
 use super::case;
-use crate::http::{base64, conforming};
+use crate::http::{base64, conforming, is_mirrored};
 use crate::model::http::{HttpRequest, Listen};
 
 /// A configuration from [`super::config()`], often with `x-mcp-header`
@@ -111,15 +111,6 @@ fn breaks() -> BoxedStrategy<Break> {
         2 => Just(Break::ParamWithoutValue),
     ]
     .boxed()
-}
-
-/// The mirrored headers (the ones the binding compares with the body).
-fn is_mirrored(name: &str) -> bool {
-    let lower = name.to_ascii_lowercase();
-    matches!(
-        lower.as_str(),
-        "mcp-protocol-version" | "mcp-method" | "mcp-name"
-    ) || lower.starts_with("mcp-param-")
 }
 
 fn apply(config: &Config, request: &mut HttpRequest, how: Break, pick: usize, extra: &str) {

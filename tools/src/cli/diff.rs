@@ -116,15 +116,28 @@ pub(crate) fn run(args: Args) -> ExitCode {
     options.generate_configs = args.generate_configs;
     options.time_budget = args.time_budget.map(Duration::from_secs);
     options.config = config;
-    match diff::run(&options) {
-        Ok(report) => {
-            if args.json {
-                println!("{}", report.json());
+    let json = args.json;
+    printed(
+        diff::run(&options).map(|r| (r.json(), r.text(), r.statistics(), r.classes.is_empty())),
+        json,
+    )
+}
+
+/// Prints a report (JSON, or text with its statistics on stderr) and gives
+/// the exit code: 0 no difference, 1 differences, 2 no report.
+fn printed(
+    report: Result<(serde_json::Value, String, String, bool), diff::RunError>,
+    json: bool,
+) -> ExitCode {
+    match report {
+        Ok((as_json, text, statistics, clean)) => {
+            if json {
+                println!("{as_json}");
             } else {
-                print!("{}", report.text());
-                eprintln!("mcp-reference diff: {}", report.statistics());
+                print!("{text}");
+                eprintln!("mcp-reference diff: {statistics}");
             }
-            if report.classes.is_empty() {
+            if clean {
                 ExitCode::SUCCESS
             } else {
                 ExitCode::FAILURE
@@ -145,23 +158,9 @@ fn run_http(args: &Args, url: &str, config: Option<Config>) -> ExitCode {
     options.shrink_iters = args.shrink_iters;
     options.time_budget = args.time_budget.map(Duration::from_secs);
     options.config = config;
-    match diff::http::run_http(&options) {
-        Ok(report) => {
-            if args.json {
-                println!("{}", report.json());
-            } else {
-                print!("{}", report.text());
-                eprintln!("mcp-reference diff: {}", report.statistics());
-            }
-            if report.classes.is_empty() {
-                ExitCode::SUCCESS
-            } else {
-                ExitCode::FAILURE
-            }
-        }
-        Err(e) => {
-            eprintln!("mcp-reference diff: {e}");
-            ExitCode::from(2)
-        }
-    }
+    printed(
+        diff::http::run_http(&options)
+            .map(|r| (r.json(), r.text(), r.statistics(), r.classes.is_empty())),
+        args.json,
+    )
 }

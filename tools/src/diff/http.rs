@@ -40,7 +40,6 @@ use mcp_reference_testkit::model::http::{HttpRequest, Listen, expect_http};
 use mcp_reference_testkit::model::rows;
 use mcp_reference_testkit::strategy::http::http_request;
 use proptest::strategy::{Strategy, ValueTree};
-use proptest::test_runner::{Config as RunnerConfig, RngAlgorithm, TestRng, TestRunner};
 
 use super::{RunError, SHRINK_TOTAL, compare, part, shrink};
 use crate::http_client::{self, Url};
@@ -474,16 +473,7 @@ fn search(
     options: &HttpOptions,
     started: Instant,
 ) -> Result<(u32, Vec<HttpClass>), RunError> {
-    let mut seed = [0u8; 32];
-    seed[..8].copy_from_slice(&options.seed.to_le_bytes());
-    let rng = TestRng::from_seed(RngAlgorithm::ChaCha, &seed);
-    let mut runner = TestRunner::new_with_rng(
-        RunnerConfig {
-            failure_persistence: None,
-            ..RunnerConfig::default()
-        },
-        rng,
-    );
+    let mut runner = super::seeded_runner(options.seed);
     let strategy = http_request(&side.config, side.listen);
     let mut seen: Vec<Seen> = Vec::new();
     let mut cases_run = 0;

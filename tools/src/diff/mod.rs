@@ -275,18 +275,24 @@ const FRESH_SHRINK: u32 = 8;
 /// (`Options::shrink_iters`) to shrink.
 const SHRINK_TOTAL: u32 = 4;
 
-fn search(exec: &mut Exec, options: &Options) -> Result<Searched, String> {
-    let pinned = options.config.clone().unwrap_or_default();
-    let mut seed = [0u8; 32];
-    seed[..8].copy_from_slice(&options.seed.to_le_bytes());
-    let rng = TestRng::from_seed(RngAlgorithm::ChaCha, &seed);
-    let mut runner = TestRunner::new_with_rng(
+/// The generator of a run: ChaCha, seeded from `seed` alone, so the same
+/// seed gives the same cases.
+fn seeded_runner(seed: u64) -> TestRunner {
+    let mut bytes = [0u8; 32];
+    bytes[..8].copy_from_slice(&seed.to_le_bytes());
+    let rng = TestRng::from_seed(RngAlgorithm::ChaCha, &bytes);
+    TestRunner::new_with_rng(
         RunnerConfig {
             failure_persistence: None,
             ..RunnerConfig::default()
         },
         rng,
-    );
+    )
+}
+
+fn search(exec: &mut Exec, options: &Options) -> Result<Searched, String> {
+    let pinned = options.config.clone().unwrap_or_default();
+    let mut runner = seeded_runner(options.seed);
     let max = options.max_lines.max(1);
     let mut seen: Vec<((&'static str, String), Seen)> = Vec::new();
     let mut cases_run = 0;
