@@ -329,5 +329,28 @@ mod matches_tests {
         assert!(matches("9007199254740993", &body));
         assert!(!matches("9007199254740993.0", &body));
         assert!(!matches("9007199254740992", &body));
+        let edge = int(1 << 53);
+        let body = Body::Value(&edge);
+        assert!(matches("9007199254740992", &body));
+        assert!(!matches("9007199254740992.0", &body));
+    }
+
+    #[test]
+    fn a_fractional_body_value_is_matched_by_the_same_number() {
+        let float = |v: f64| Shallow::Number(v.to_bits());
+        let forty_two = float(42.0);
+        let body = Body::Value(&forty_two);
+        for same in ["42", "42.0", "4.2e1"] {
+            assert!(matches(same, &body), "{same}");
+        }
+        for other in ["43", "41", "42.5", "x"] {
+            assert!(!matches(other, &body), "{other}");
+        }
+        // An integer header from 2^53 on is not compared through a float.
+        let edge = float(9_007_199_254_740_992.0);
+        let body = Body::Value(&edge);
+        assert!(!matches("9007199254740992", &body));
+        assert!(!matches("9007199254740993", &body));
+        assert!(matches("9007199254740992.0", &body));
     }
 }
