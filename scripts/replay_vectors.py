@@ -161,7 +161,9 @@ def members(line):
     elif isinstance(i, Literal):
         raw = i.text
     else:
-        raw = json.dumps(i)
+        # null, a boolean, or an array or object (no valid id, but a reply
+        # may carry one): compact, its numbers as read.
+        raw = json.dumps(plain(i), separators=(",", ":"))
     return raw, {k: plain(x) for k, x in v.items()}
 
 
@@ -474,20 +476,30 @@ def sequence(v, o, end):
         else:
             failed, shown = failed_levels(v, o.fixture, s, None), missing(last)
         k += 1
-        if failed:
-            levels += failed
-            first = first or (i + 1, s["reply"], shown)
+        first = noted(levels, first, failed, (i + 1, s["reply"], shown))
     if k < len(got):
         silent = {"request": v["steps"][-1]["request"], "expect": None, "reply": None,
                   "level": v["steps"][-1]["level"]}
         failed = failed_levels(v, o.fixture, silent, got[k])
-        if failed:
-            levels += failed
-            first = first or (len(v["steps"]), None, show(got[k]))
+        first = noted(levels, first, failed, (len(v["steps"]), None, show(got[k])))
     if first is None:
         return None
     levels = [l for l in LEVELS if l in levels]
-    return (levels,) + first
+    return (levels,) + first[1:]
+
+
+def noted(levels, first, failed, shown):
+    """Adds a step's failed levels; the step shown is the first to fail at
+    the weakest level failed (one failing at must rather than an earlier
+    one failing only at textbook). first and the result: (rank, step,
+    expected, got) or None."""
+    if not failed:
+        return first
+    levels += failed
+    rank = min(LEVELS.index(l) for l in failed)
+    if first is None or rank < first[0]:
+        return (rank,) + shown
+    return first
 
 
 def replay(o):
@@ -512,7 +524,7 @@ def replay(o):
                     p = shared
                 shared = None
                 failure, answering = single(p, v, n, o, end)
-                if answering:
+                if answering and not o.fresh_each:
                     shared = p
                 else:
                     p.kill()
@@ -545,7 +557,13 @@ def report(o, results):
                    % (v["id"], v["level"], v["source"], v["rule"], ", ".join(levels)))
         if v["sequence"]:
             own = v["steps"][step_no - 1]["level"] if 0 < step_no <= len(v["steps"]) else None
-            out.append("  step     %d%s" % (step_no, " (level %s, source %s)" % own if own else ""))
+            # A reply due and missing breaks JSON-RPC's rule whatever the
+            # step's row (JRPC-01).
+            missing_reply = expected is not None and got.startswith("(no reply")
+            note = ""
+            if own:
+                note = " (level %s, source %s%s)" % (own + ("; no reply: JRPC-01" if missing_reply else "",))
+            out.append("  step     %d%s" % (step_no, note))
         out.append("  request  %s" % show(v["steps"][step_no - 1]["request"]))
         out.append("  expected %s" % (expected if expected is not None else "(no reply)"))
         out.append("  got      %s" % got)
@@ -726,6 +744,10 @@ def main(argv):
     parser.add_argument("--level", default="must", choices=LEVELS,
                         help="the level the verdict and exit code rest on (default must); "
                              "failures at every level up to it count")
+    parser.add_argument("--fresh-each", action="store_true",
+                        help="run every single vector on a fresh process of its own "
+                             "(as if restarted before each; a server that takes no context "
+                             "from earlier requests, BASE-21, gets the same verdicts)")
     try:
         o = parser.parse_args(ours)
     except SystemExit as e:

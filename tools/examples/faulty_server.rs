@@ -31,7 +31,8 @@
 //!   --first-line-decides    takes the era of the connection from its first
 //!                           line, as the official Python SDK 2.3 does: when
 //!                           that line carries no modern _meta, every later
-//!                           request that does gets -32600 (BASE-21: no
+//!                           request that does gets -32600, and every other
+//!                           request but initialize -32601 (BASE-21: no
 //!                           context from earlier requests)
 //!   --random-order          answers each request with a non-null id from a
 //!                           thread of its own, after a random pause of 0 to
@@ -201,18 +202,28 @@ fn main() -> ExitCode {
             .as_ref()
             .and_then(|v| v.pointer("/params/_meta/io.modelcontextprotocol~1protocolVersion"))
             .is_some();
-        let refused = faults.first_line_decides && *handshake_era.get_or_insert(!modern) && modern;
-        let reply = if refused {
-            let id = parsed
-                .as_ref()
-                .and_then(|v| v.get("id").cloned())
-                .unwrap_or(Value::Null);
-            Some(format!(
+        let handshake = faults.first_line_decides && *handshake_era.get_or_insert(!modern);
+        let id = parsed.as_ref().and_then(|v| v.get("id").cloned());
+        let method = parsed
+            .as_ref()
+            .and_then(|v| v.get("method").and_then(Value::as_str).map(str::to_owned));
+        // On a connection of the handshake era: a modern request is
+        // refused, and any other request but initialize is an unknown
+        // method there (the core would say -32602 for a missing _meta).
+        let refusal = match (&id, method.as_deref()) {
+            (Some(_), Some(m)) if handshake && (modern || m != "initialize") => Some(if modern {
+                (-32600, "this connection serves the handshake era")
+            } else {
+                (-32601, "Method not found")
+            }),
+            _ => None,
+        };
+        let reply = match refusal {
+            Some((code, message)) => Some(format!(
                 "{}\n",
-                serde_json::json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32600, "message": "this connection serves the handshake era"}})
-            ))
-        } else {
-            handle(&server, &faults, &line)
+                serde_json::json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}})
+            )),
+            None => handle(&server, &faults, &line),
         };
         // Only a reply with an id can be told from the others when late.
         let late = faults.late_tool_calls

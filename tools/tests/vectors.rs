@@ -309,3 +309,50 @@ fn nothing_a_launcher_started_outlives_the_replay_in_either_replayer() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--fresh-each` (every single vector on a process of its own, as if the
+/// server were restarted before each) against the shared process: the same
+/// verdicts for servers that take no context from earlier requests, in both
+/// replayers; other verdicts for one that does (`--first-line-decides`,
+/// which BASE-21 forbids and `check`'s `stateless.fresh-and-later` names).
+#[test]
+fn fresh_each_gives_a_stateless_server_the_same_verdicts() {
+    let fresh = |python: bool, server: &[OsString]| {
+        let mut cmd = if python {
+            let mut c = Command::new("python3");
+            c.arg(repo().join("scripts/replay_vectors.py"));
+            c
+        } else {
+            let mut c = Command::new(fixture::bin());
+            c.args(["check", "--vectors"]);
+            c
+        };
+        cmd.args(["--fresh-each", "--fixture", "textbook", "--"])
+            .args(server);
+        verdict(cmd)
+    };
+    let servers = [
+        reference(None),
+        fixture::faulty(&["--wrong-id"]),
+        fixture::faulty(&["--no-result-type"]),
+    ];
+    for server in &servers {
+        let shared = both(Some("textbook"), server);
+        let starts = shared.starts.unwrap_or(0);
+        for python in [false, true] {
+            let each = fresh(python, server);
+            assert_eq!(
+                (each.code, &each.failed, &each.levels),
+                (shared.code, &shared.failed, &shared.levels),
+                "{server:?} (python: {python})\n{}",
+                each.out
+            );
+            assert!(each.starts.unwrap_or(0) > 100 + starts, "{}", each.out);
+        }
+    }
+    let stateful = fixture::faulty(&["--first-line-decides"]);
+    let shared = both(Some("textbook"), &stateful);
+    let each = fresh(false, &stateful);
+    assert_ne!(shared.failed, each.failed, "{}\n{}", shared.out, each.out);
+    assert_eq!(fresh(true, &stateful).failed, each.failed);
+}

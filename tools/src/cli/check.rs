@@ -93,6 +93,13 @@ pub(crate) struct Args {
           value_parser = clap::builder::PossibleValuesParser::new(vectors::LEVELS))]
     level: String,
 
+    /// With --vectors: run every single vector on a fresh process of its
+    /// own instead of one shared process (as if the server were restarted
+    /// before each; slow on a slow starter). A server that takes no context
+    /// from earlier requests (BASE-21) gets the same verdicts either way.
+    #[arg(long, requires = "vectors", conflicts_with = "http")]
+    fresh_each: bool,
+
     /// The server's command and its arguments, after `--`.
     #[arg(last = true, required_unless_present = "http", value_name = "CMD")]
     command: Vec<OsString>,
@@ -167,6 +174,7 @@ fn replay(args: Args) -> ExitCode {
         reply_timeout: Duration::from_millis(args.reply_timeout_ms),
         deadline: Duration::from_millis(args.deadline_ms),
         level: args.level,
+        fresh_each: args.fresh_each,
     };
     printed(vectors::run(&options).map(|r| (r.text(), r.exit_code())))
 }

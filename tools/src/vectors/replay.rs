@@ -38,6 +38,11 @@ pub struct Options {
     /// The level the verdict and exit code rest on: failures at it and
     /// at every level before it count (`must` unless asked).
     pub level: String,
+    /// Run every single vector on a fresh process of its own, as if the
+    /// server were restarted before each (slow on a slow starter): the
+    /// verdicts of a server that takes no context from earlier requests
+    /// (BASE-21) are the same either way.
+    pub fresh_each: bool,
 }
 
 /// The outcome of one vector.
@@ -269,13 +274,22 @@ fn sequence(v: &Vector, o: &Options, end: Instant) -> Result<Outcome, String> {
     };
     let mut lines = got.into_iter();
     let mut levels: Vec<&'static str> = Vec::new();
-    let mut first: Option<(usize, Option<String>, String)> = None;
+    // The step shown: the first to fail at the weakest level failed (a
+    // step failing at `must` rather than an earlier one failing only at
+    // `textbook`).
+    let mut first: Option<(usize, usize, Option<String>, String)> = None;
     let mut note = |i: usize, step: &Step, failed: Vec<&'static str>, shown: String| {
-        if failed.is_empty() {
+        let Some(rank) = failed
+            .iter()
+            .filter_map(|l| LEVELS.iter().position(|x| x == l))
+            .min()
+        else {
             return;
-        }
+        };
         levels.extend(failed);
-        first.get_or_insert((i + 1, step.reply.clone(), shown));
+        if first.as_ref().is_none_or(|(r, ..)| rank < *r) {
+            first = Some((rank, i + 1, step.reply.clone(), shown));
+        }
     };
     for (i, step) in v.steps.iter().enumerate() {
         if step.reply.is_none() {
@@ -322,7 +336,7 @@ fn sequence(v: &Vector, o: &Options, end: Instant) -> Result<Outcome, String> {
     levels.sort_by_key(|l| LEVELS.iter().position(|x| x == l));
     levels.dedup();
     Ok(match first {
-        Some((step, expected, got)) => Outcome::Fail {
+        Some((_, step, expected, got)) => Outcome::Fail {
             levels,
             step,
             expected,
@@ -358,7 +372,7 @@ pub fn run(o: &Options) -> Result<Report, String> {
                 p.fresh = false;
             }
             let (outcome, answering) = single(&mut p, &v, n, o, end);
-            if answering {
+            if answering && !o.fresh_each {
                 shared = Some(p);
             }
             outcome
@@ -467,11 +481,17 @@ impl Report {
                         levels.join(", ")
                     ));
                     if v.sequence {
+                        // A reply due and missing breaks JSON-RPC's rule
+                        // whatever the step's row (JRPC-01).
+                        let missing = expected.is_some() && got.starts_with("(no reply");
                         let own = v
                             .steps
                             .get(step.saturating_sub(1))
                             .and_then(|s| s.level.as_ref())
-                            .map(|(l, s)| format!(" (level {l}, source {s})"))
+                            .map(|(l, s)| match missing {
+                                true => format!(" (level {l}, source {s}; no reply: JRPC-01)"),
+                                false => format!(" (level {l}, source {s})"),
+                            })
                             .unwrap_or_default();
                         out.push_str(&format!("  step     {step}{own}\n"));
                     }
