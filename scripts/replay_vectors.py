@@ -467,21 +467,31 @@ def sequence(v, o, end):
     finally:
         p.kill()
     levels, first = [], None
-    k = 0
+    # Replies are paired with steps by id, as JSON-RPC pairs them (a server
+    # may answer in any order); a step whose id no line has takes the first
+    # line whose id is no step's.
+    pool = list(got)
+    ids = [id_token(s["reply"]) for s in v["steps"] if s["reply"] is not None]
     for i, s in enumerate(v["steps"]):
         if s["reply"] is None:
             continue
-        if k < len(got):
-            failed, shown = failed_levels(v, o.fixture, s, got[k]), show(got[k])
+        want = id_token(s["reply"])
+        k = next((j for j, l in enumerate(pool) if l is not None and id_token(l) == want), None)
+        if k is None:
+            k = next((j for j, l in enumerate(pool)
+                      if l is not None and id_token(l) not in ids), None)
+        if k is not None:
+            line, pool[k] = pool[k], None
+            failed, shown = failed_levels(v, o.fixture, s, line), show(line)
         else:
             failed, shown = failed_levels(v, o.fixture, s, None), missing(last)
-        k += 1
         first = noted(levels, first, failed, (i + 1, s["reply"], shown))
-    if k < len(got):
+    extra = next((l for l in pool if l is not None), None)
+    if extra is not None:
         silent = {"request": v["steps"][-1]["request"], "expect": None, "reply": None,
                   "level": v["steps"][-1]["level"]}
-        failed = failed_levels(v, o.fixture, silent, got[k])
-        first = noted(levels, first, failed, (len(v["steps"]), None, show(got[k])))
+        failed = failed_levels(v, o.fixture, silent, extra)
+        first = noted(levels, first, failed, (len(v["steps"]), None, show(extra)))
     if first is None:
         return None
     levels = [l for l in LEVELS if l in levels]

@@ -356,3 +356,15 @@ fn fresh_each_gives_a_stateless_server_the_same_verdicts() {
     assert_ne!(shared.failed, each.failed, "{}\n{}", shared.out, each.out);
     assert_eq!(fresh(true, &stateful).failed, each.failed);
 }
+
+/// Replies in another order than the requests' (a server answering
+/// concurrently) are no fault: a sequence's lines are paired with its steps
+/// by id, as JSON-RPC pairs them, in both replayers.
+#[test]
+fn replies_in_another_order_are_paired_by_id() {
+    for flag in ["--random-order", "--late-tool-calls"] {
+        let v = both_at(Some("textbook"), "canonical", &fixture::faulty(&[flag]));
+        assert_eq!(v.code, 0, "{flag}\n{}", v.out);
+        assert!(v.failed.is_empty(), "{flag}\n{}", v.out);
+    }
+}

@@ -5,7 +5,8 @@
 //! timeout after it, for a server that answers concurrently) are the
 //! request's: none is a silence, a second is a line too many. A sequence
 //! (`steps`) runs on a fresh process whose stdin is closed after the last
-//! step, and its lines are read to end-of-file. Every wait has a deadline.
+//! step, and its lines are read to end-of-file and paired with the steps
+//! by id. Every wait has a deadline.
 //! A failed vector replaces the shared process only when its probe got no
 //! reply: the process exited or stopped answering. A well-formed mismatch,
 //! a silence or a line too many keeps it (the probe's reply shows it is in
@@ -19,7 +20,7 @@
 use std::ffi::OsString;
 use std::time::{Duration, Instant};
 
-use super::{LEVELS, Step, Vector, failed_levels, select};
+use super::{LEVELS, Step, Vector, failed_levels, same_id, select};
 use crate::process::{Launch, Next, Proc};
 
 /// What to replay, on what.
@@ -272,7 +273,12 @@ fn sequence(v: &Vector, o: &Options, end: Instant) -> Result<Outcome, String> {
             other => break other,
         }
     };
-    let mut lines = got.into_iter();
+    // Replies are paired with steps by id, as JSON-RPC pairs them (a
+    // server may answer in any order); a step whose id no line has takes
+    // the first line whose id is no step's.
+    let mut pool: Vec<Option<Vec<u8>>> = got.into_iter().map(Some).collect();
+    let ids: Vec<&str> = v.steps.iter().filter_map(|s| s.reply.as_deref()).collect();
+    let text = |l: &[u8]| String::from_utf8_lossy(l).into_owned();
     let mut levels: Vec<&'static str> = Vec::new();
     // The step shown: the first to fail at the weakest level failed (a
     // step failing at `must` rather than an earlier one failing only at
@@ -292,10 +298,20 @@ fn sequence(v: &Vector, o: &Options, end: Instant) -> Result<Outcome, String> {
         }
     };
     for (i, step) in v.steps.iter().enumerate() {
-        if step.reply.is_none() {
+        let Some(reply) = step.reply.as_deref() else {
             continue;
-        }
-        match lines.next() {
+        };
+        let own = pool
+            .iter()
+            .position(|l| l.as_deref().is_some_and(|l| same_id(&text(l), reply)));
+        let other = || {
+            pool.iter().position(|l| {
+                l.as_deref()
+                    .is_some_and(|l| !ids.iter().any(|r| same_id(&text(l), r)))
+            })
+        };
+        let pick = own.or_else(other);
+        match pick.and_then(|k| pool.get_mut(k)).and_then(Option::take) {
             Some(line) => note(
                 i,
                 step,
@@ -317,7 +333,7 @@ fn sequence(v: &Vector, o: &Options, end: Instant) -> Result<Outcome, String> {
             }
         }
     }
-    if let Some(extra) = lines.next()
+    if let Some(extra) = pool.into_iter().flatten().next()
         && let Some(step) = v.steps.last()
     {
         let silent = Step {
