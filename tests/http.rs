@@ -13,7 +13,7 @@ use mcp_reference_testkit::http::{HttpChecker, as_request, conforming};
 use mcp_reference_testkit::model::http::{HttpRequest, Listen};
 use mcp_reference_testkit::strategy::http::{http_config, http_scenario, listen};
 use proptest::prelude::*;
-use proptest::test_runner::{Config as Runner, TestRunner};
+use proptest::test_runner::{Config as Runner, FileFailurePersistence, TestRunner};
 
 const LOOPBACK: Listen = Listen {
     port: 8080,
@@ -45,7 +45,15 @@ fn order_id_header() -> Config {
 }
 
 proptest! {
-    #![proptest_config(Runner { cases: 1500, ..Runner::default() })]
+    // Failures kept in `proptest-regressions/http.txt` (relative to the
+    // crate root, where `cargo test` runs), replayed first.
+    #![proptest_config(Runner {
+        cases: 1500,
+        failure_persistence: Some(Box::new(FileFailurePersistence::Direct(
+            "proptest-regressions/http.txt",
+        ))),
+        ..Runner::default()
+    })]
 
     /// Every generated request: the binding's response is the model's
     /// (status, headers, body), only the tools the model allows run, and
@@ -89,6 +97,9 @@ fn changing_any_mirrored_header_runs_nothing() {
     let checker = HttpChecker::new(&config, LOOPBACK);
     let mut runner = TestRunner::new(Runner {
         cases: 300,
+        failure_persistence: Some(Box::new(FileFailurePersistence::Direct(
+            "proptest-regressions/http.txt",
+        ))),
         ..Runner::default()
     });
     let changes = (0usize..16, "[ -~]{0,8}", any::<bool>());
