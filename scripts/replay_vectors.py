@@ -512,12 +512,79 @@ def noted(levels, first, failed, shown):
     return first
 
 
+def kind(line):
+    """What came back for a request, as compared: "error CODE", "a result",
+    "no reply", or "an unreadable line"."""
+    if line is None:
+        return "no reply"
+    try:
+        v = json.loads(line)
+    except ValueError:
+        return "an unreadable line"
+    if isinstance(v, dict) and "result" in v:
+        return "a result"
+    code = v.get("error", {}).get("code") if isinstance(v, dict) and isinstance(v.get("error"), dict) else None
+    if isinstance(code, int) and not isinstance(code, bool):
+        return "error %d" % code
+    return "an unreadable line"
+
+
+def stateless(o, end, starts):
+    """The statelessness probe (BASE-21), before the vectors: a valid
+    server/discover and one without _meta, each as a fresh process's first
+    line and after the other, on two processes of their own; each answer
+    read up to a sync probe (or within the grace after it). ("pass", ""),
+    ("fail", why) or ("notrun", why)."""
+    valid = sync_line("history", 0) + ("a valid server/discover",)
+    bare = (b'{"jsonrpc":"2.0","id":"mcp-vectors-history-bare","method":"server/discover"}',
+            '"mcp-vectors-history-bare"', "server/discover without _meta")
+    answers = []
+    for n, order in enumerate([[valid, bare], [bare, valid]]):
+        starts[0] += 1
+        p = Process(o.command)
+        try:
+            got = []
+            for i, (line, want, _) in enumerate(order):
+                p.write(line)
+                sync, sid = sync_line("history-sync", n * 2 + i)
+                p.write(sync)
+                # The answer is the line with the request's id (a log line
+                # or a stray reply is not).
+                first = None
+                while True:
+                    read = p.read(o, end)
+                    if read[0] != "line":
+                        return ("notrun", missing(read))
+                    if is_reply_to(read[1], sid):
+                        break
+                    if first is None and is_reply_to(read[1], want):
+                        first = read[1]
+                if first is None:
+                    read = p.read_within(grace(o), end)
+                    if read[0] == "line" and is_reply_to(read[1], want):
+                        first = read[1]
+                got.append(kind(first))
+            answers.append(got)
+        finally:
+            p.kill()
+    problems = []
+    for what, alone, after in [(valid[2], answers[0][0], answers[1][1]),
+                               (bare[2], answers[1][0], answers[0][1])]:
+        if alone != after:
+            problems.append("%s got %s as a process's first line but %s after the other request"
+                            % (what, alone, after))
+    if problems:
+        return ("fail", "; ".join(problems) + ": the answers depend on earlier requests")
+    return ("pass", "")
+
+
 def replay(o):
     vectors = load(o.dir, o.fixture)
     end = time.monotonic() + o.deadline
     shared = None
     results = []
     starts = o.starts = [0]
+    o.stateless = stateless(o, end, starts)
     try:
         for n, v in enumerate(vectors):
             if time.monotonic() >= end:
@@ -581,12 +648,18 @@ def report(o, results):
                % (len(results) - cut, passed, failed, cut, o.starts[0]))
     for level in LEVELS:
         out.append("%s %d/%d" % (level, per[level][1], per[level][0]))
+    state, why = o.stateless
+    out.append("statelessness (BASE-21, must): " + {"pass": "pass", "fail": "FAIL: ",
+                                                    "notrun": "not run: "}[state] + why)
     counted = LEVELS[:LEVELS.index(o.level) + 1]
-    bad = any(per[l][1] < per[l][0] for l in counted)
-    code = 1 if bad else (3 if cut else 0)
+    bad = any(per[l][1] < per[l][0] for l in counted) or state == "fail"
+    code = 1 if bad else (3 if cut or state == "notrun" else 0)
+    fail = "FAIL (a vector failed at %s)" % ", ".join(counted)
+    if state == "fail":
+        fail = "FAIL (a vector failed at %s, or the statelessness probe at must)" % ", ".join(counted)
     out.append("verdict: " + {0: "PASS (every vector passed at %s)" % ", ".join(counted),
-                              1: "FAIL (a vector failed at %s)" % ", ".join(counted),
-                              3: "INCOMPLETE (the deadline cut some vectors)"}[code])
+                              1: fail,
+                              3: "INCOMPLETE (the deadline cut some vectors, or the statelessness probe could not run)"}[code])
     print("\n".join(out))
     return code
 

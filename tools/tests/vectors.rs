@@ -28,6 +28,8 @@ struct Verdict {
     starts: Option<u64>,
     /// The per-level lines (`must 175/175`, ...), in order.
     levels: Vec<String>,
+    /// The statelessness probe's line (BASE-21).
+    stateless: Option<String>,
     out: String,
 }
 
@@ -77,11 +79,16 @@ fn verdict(mut cmd: Command) -> Verdict {
         out.status.code(),
         started.elapsed().as_secs_f64()
     );
+    let stateless = text
+        .lines()
+        .find(|l| l.starts_with("statelessness (BASE-21, must): "))
+        .map(String::from);
     Verdict {
         code: out.status.code().unwrap_or(-1),
         failed,
         starts,
         levels,
+        stateless,
         out: text + &String::from_utf8_lossy(&out.stderr),
     }
 }
@@ -125,8 +132,8 @@ fn both_at(fixture: Option<&str>, level: &str, server: &[OsString]) -> Verdict {
     let r = rust_at(fixture, level, server);
     let p = python_at(fixture, level, server);
     assert_eq!(
-        (r.code, &r.failed, r.starts, &r.levels),
-        (p.code, &p.failed, p.starts, &p.levels),
+        (r.code, &r.failed, r.starts, &r.levels, &r.stateless),
+        (p.code, &p.failed, p.starts, &p.levels, &p.stateless),
         "the replayers disagree\n--- check --vectors\n{}\n--- replay_vectors.py\n{}",
         r.out,
         p.out
@@ -355,6 +362,26 @@ fn fresh_each_gives_a_stateless_server_the_same_verdicts() {
     let each = fresh(false, &stateful);
     assert_ne!(shared.failed, each.failed, "{}\n{}", shared.out, each.out);
     assert_eq!(fresh(true, &stateful).failed, each.failed);
+    // No vector fails on the shared process, but the statelessness probe
+    // does, at must (BASE-21), in both replayers: exit 1.
+    assert!(shared.failed.is_empty(), "{}", shared.out);
+    assert_eq!(shared.code, 1, "{}", shared.out);
+    let line = shared.stateless.clone().unwrap_or_default();
+    assert!(
+        line.contains(
+            "FAIL: a valid server/discover got a result as a process's first line but error -32600"
+        ),
+        "{line}"
+    );
+    for server in &servers {
+        let v = both(None, server);
+        assert_eq!(
+            v.stateless.as_deref(),
+            Some("statelessness (BASE-21, must): pass"),
+            "{}",
+            v.out
+        );
+    }
 }
 
 /// Replies in another order than the requests' (a server answering

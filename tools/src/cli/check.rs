@@ -27,8 +27,9 @@ use mcp_reference_tools::vectors;
     it shows (default mira), --legacy the legacy versions it also serves through initialize \
     (off by default). Exit codes: 0 PASS, 1 FAIL, 3 INCOMPLETE, 2 the server could not be run \
     or the command line is wrong; with --vectors: 0 every vector passed at the verdict's levels \
-    (must, or up to --level), 1 one failed there, 3 the deadline cut some vectors, 2 could not \
-    run. See docs/check.md and docs/vectors.md."
+    (must, or up to --level) and the statelessness probe passed, 1 a vector failed there or the \
+    probe failed (BASE-21, must), 3 the deadline cut some vectors or the probe could not run, 2 \
+    could not run. See docs/check.md and docs/vectors.md."
 )]
 pub(crate) struct Args {
     /// Print the report as JSON instead of a table.
@@ -63,8 +64,10 @@ pub(crate) struct Args {
     /// docs/vectors.md) instead of the protocol checks: the `generic`
     /// vectors, which hold for any 2026-07-28 server whatever its tools, and
     /// with --fixture also that fixture's. Each level is reported on its
-    /// own line. Exit codes: 0 every vector passed at the verdict's levels
-    /// (see --level), 1 one failed there, 3 the deadline cut some, 2 the
+    /// own line, and so is a statelessness probe run first (BASE-21, must).
+    /// Exit codes: 0 every vector passed at the verdict's levels (see
+    /// --level) and the probe passed, 1 a vector failed there or the probe
+    /// failed, 3 the deadline cut some or the probe could not run, 2 the
     /// server could not be run. Not with --json or --schema.
     #[arg(long, conflicts_with_all = ["json", "schema"])]
     vectors: bool,

@@ -14,6 +14,7 @@
 
 pub mod http;
 mod replay;
+mod stateless;
 
 use std::collections::HashMap;
 
@@ -21,6 +22,7 @@ use serde_json::Value;
 use serde_json::value::RawValue;
 
 pub use self::replay::{Options, Outcome, Report, run};
+pub use self::stateless::Stateless;
 
 /// The vector files, in replay order, with their text.
 const FILES: [(&str, &str); 5] = [

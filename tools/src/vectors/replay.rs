@@ -20,6 +20,7 @@
 use std::ffi::OsString;
 use std::time::{Duration, Instant};
 
+use super::stateless::Stateless;
 use super::{LEVELS, Step, Vector, failed_levels, same_id, select};
 use crate::process::{Launch, Next, Proc};
 
@@ -81,11 +82,13 @@ pub struct Report {
     pub level: String,
     /// How many server processes the replay started.
     pub starts: usize,
+    /// The statelessness probe (BASE-21), run before the vectors.
+    pub stateless: Stateless,
 }
 
 /// The probe written after each single vector's request (`kind` `sync`),
 /// and its id.
-fn sync_line(kind: &str, n: usize) -> (Vec<u8>, String) {
+pub(super) fn sync_line(kind: &str, n: usize) -> (Vec<u8>, String) {
     let id = format!("\"mcp-vectors-{kind}-{n}\"");
     let line = format!(
         "{{\"jsonrpc\":\"2.0\",\"id\":{id},\"method\":\"server/discover\",\"params\":{{\"_meta\":{{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\",\"io.modelcontextprotocol/clientCapabilities\":{{}}}}}}}}"
@@ -100,20 +103,20 @@ fn show(line: &[u8]) -> String {
 /// The server, on [`Proc`] (as `check` and `diff` run it: writes never
 /// block the replay, long lines are cut, its process group is killed when
 /// it is dropped), and whether it has answered yet (which wait applies).
-struct Process {
+pub(super) struct Process {
     proc: Proc,
     answered: bool,
     fresh: bool,
 }
 
-enum Read {
+pub(super) enum Read {
     Line(Vec<u8>),
     Exited,
     Timeout(Duration),
 }
 
 impl Process {
-    fn start(command: &[OsString]) -> Result<Process, String> {
+    pub(super) fn start(command: &[OsString]) -> Result<Process, String> {
         if command.is_empty() {
             return Err("no command to run: give the server's command after `--`".into());
         }
@@ -129,7 +132,7 @@ impl Process {
         })
     }
 
-    fn write(&mut self, line: &[u8]) {
+    pub(super) fn write(&mut self, line: &[u8]) {
         let mut bytes = line.to_vec();
         bytes.push(b'\n');
         self.proc.send(bytes);
@@ -139,7 +142,7 @@ impl Process {
         self.proc.close_input();
     }
 
-    fn read(&mut self, timeout: &Options, end: Instant) -> Read {
+    pub(super) fn read(&mut self, timeout: &Options, end: Instant) -> Read {
         let wait = if self.answered {
             timeout.reply_timeout
         } else {
@@ -148,7 +151,7 @@ impl Process {
         self.read_within(wait, end)
     }
 
-    fn read_within(&mut self, wait: Duration, end: Instant) -> Read {
+    pub(super) fn read_within(&mut self, wait: Duration, end: Instant) -> Read {
         let wait = wait.min(end.saturating_duration_since(Instant::now()));
         match self.proc.next(Instant::now() + wait) {
             Next::Line(line) => {
@@ -161,7 +164,7 @@ impl Process {
     }
 }
 
-fn missing(read: Read) -> String {
+pub(super) fn missing(read: Read) -> String {
     match read {
         Read::Line(line) => show(&line),
         Read::Exited => "(no reply: the server exited)".into(),
@@ -172,7 +175,7 @@ fn missing(read: Read) -> String {
 /// The wait, after the probe's reply, for a reply to the request that a
 /// server answering concurrently may send after it: an eighth of the
 /// reply timeout.
-fn grace(o: &Options) -> Duration {
+pub(super) fn grace(o: &Options) -> Duration {
     o.reply_timeout / 8
 }
 
@@ -254,12 +257,12 @@ fn single(p: &mut Process, v: &Vector, n: usize, o: &Options, end: Instant) -> (
 }
 
 /// Whether a line is a reply whose id is the probe's.
-fn is_reply_to(line: &[u8], id: &str) -> bool {
+pub(super) fn is_reply_to(line: &[u8], id: &str) -> bool {
     std::str::from_utf8(line).is_ok_and(|text| super::same_id(text, id))
 }
 
 /// A sequence on a fresh process: every step written, stdin closed, lines
-/// read to end-of-file, then matched in order with the expected lines.
+/// read to end-of-file, then paired with the steps by id.
 fn sequence(v: &Vector, o: &Options, end: Instant) -> Result<Outcome, String> {
     let mut p = Process::start(&o.command)?;
     for step in &v.steps {
@@ -367,9 +370,10 @@ fn sequence(v: &Vector, o: &Options, end: Instant) -> Result<Outcome, String> {
 pub fn run(o: &Options) -> Result<Report, String> {
     let vectors = select(o.fixture.as_deref())?;
     let end = Instant::now() + o.deadline;
+    let mut starts = 0;
+    let stateless = super::stateless::probe(o, end, &mut starts)?;
     let mut shared: Option<Process> = None;
     let mut results = Vec::new();
-    let mut starts = 0;
     for (n, v) in vectors.into_iter().enumerate() {
         if Instant::now() >= end {
             results.push((v, Outcome::NotRun));
@@ -406,6 +410,7 @@ pub fn run(o: &Options) -> Result<Report, String> {
         results,
         level: o.level.clone(),
         starts,
+        stateless,
     })
 }
 
@@ -454,8 +459,9 @@ impl Report {
             .per_level()
             .iter()
             .any(|(level, ran, passed)| counted.contains(level) && passed < ran);
-        let cut = self.results.iter().any(|(_, o)| *o == Outcome::NotRun);
-        if failed {
+        let cut = self.results.iter().any(|(_, o)| *o == Outcome::NotRun)
+            || matches!(self.stateless, Stateless::NotRun(_));
+        if failed || matches!(self.stateless, Stateless::Fail(_)) {
             1
         } else if cut {
             3
@@ -533,13 +539,19 @@ impl Report {
         for (level, ran, ok) in self.per_level() {
             out.push_str(&format!("{level} {ok}/{ran}\n"));
         }
+        out.push_str(&format!("{}\n", self.stateless.line()));
         let verdict = match self.exit_code() {
             0 => format!(
                 "PASS (every vector passed at {})",
                 self.counted().join(", ")
             ),
+            1 if matches!(self.stateless, Stateless::Fail(_)) => format!(
+                "FAIL (a vector failed at {}, or the statelessness probe at must)",
+                self.counted().join(", ")
+            ),
             1 => format!("FAIL (a vector failed at {})", self.counted().join(", ")),
-            _ => "INCOMPLETE (the deadline cut some vectors)".to_string(),
+            _ => "INCOMPLETE (the deadline cut some vectors, or the statelessness probe could not run)"
+                .to_string(),
         };
         out.push_str(&format!("verdict: {verdict}\n"));
         out

@@ -1,0 +1,138 @@
+//! The replay's statelessness probe, run before the vectors: a valid
+//! `server/discover` and one without `params` (a missing `_meta`), each as
+//! a fresh process's first line and after the other, on two processes of
+//! their own. A server that answers either differently in the two places
+//! takes context from earlier requests, which BASE-21 forbids (MUST NOT);
+//! its verdicts on the shared process are then those of a connection that
+//! a modern client opened, and `--fresh-each` may give others. The same
+//! two requests as `check`'s `stateless.fresh-and-later`; each answer is
+//! read up to the replay's own sync probe (or within the same grace after
+//! it), as a single vector's is.
+//! `scripts/replay_vectors.py` does the same.
+//!
+//! Spec: 2026-07-28 `basic/index.mdx#statelessness` (BASE-21 of
+//! docs/spec-coverage.md).
+
+use std::time::Instant;
+
+use serde_json::Value;
+
+use super::replay::{Options, Process, Read, grace, is_reply_to, missing, sync_line};
+
+/// What the probe found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Stateless {
+    /// Both requests answered alike in both places.
+    Pass,
+    /// One was not: how (a MUST failure, counted in the verdict).
+    Fail(String),
+    /// The probe could not run (the server stopped answering, or the
+    /// deadline came): why. Not counted, and never a pass.
+    NotRun(String),
+}
+
+impl Stateless {
+    /// The report's line.
+    pub fn line(&self) -> String {
+        match self {
+            Stateless::Pass => "statelessness (BASE-21, must): pass".into(),
+            Stateless::Fail(why) => format!("statelessness (BASE-21, must): FAIL: {why}"),
+            Stateless::NotRun(why) => format!("statelessness (BASE-21, must): not run: {why}"),
+        }
+    }
+}
+
+/// The valid request and the one without `_meta`: each line, its id, and
+/// how the report names it.
+fn requests() -> [(Vec<u8>, String, &'static str); 2] {
+    let (valid, id) = sync_line("history", 0);
+    let bare = br#"{"jsonrpc":"2.0","id":"mcp-vectors-history-bare","method":"server/discover"}"#;
+    [
+        (valid, id, "a valid server/discover"),
+        (
+            bare.to_vec(),
+            "\"mcp-vectors-history-bare\"".into(),
+            "server/discover without _meta",
+        ),
+    ]
+}
+
+/// What came back for a request, as compared: `error CODE`, `a result`,
+/// `no reply`, or `an unreadable line`.
+fn kind(line: Option<&[u8]>) -> String {
+    let Some(line) = line else {
+        return "no reply".into();
+    };
+    let value: Option<Value> = serde_json::from_slice(line).ok();
+    match value.as_ref() {
+        Some(v) if v.get("result").is_some() => "a result".into(),
+        Some(v) => match v.pointer("/error/code").and_then(Value::as_i64) {
+            Some(code) => format!("error {code}"),
+            None => "an unreadable line".into(),
+        },
+        None => "an unreadable line".into(),
+    }
+}
+
+/// Runs the probe; counts the processes it starts. `Err`: the server
+/// could not be started at all.
+pub(super) fn probe(o: &Options, end: Instant, starts: &mut usize) -> Result<Stateless, String> {
+    let [valid, bare] = requests();
+    let mut answers = Vec::new();
+    for (n, order) in [[&valid, &bare], [&bare, &valid]].into_iter().enumerate() {
+        let mut p = Process::start(&o.command)?;
+        *starts += 1;
+        let mut got = Vec::new();
+        for (i, (line, want, _)) in order.iter().enumerate() {
+            p.write(line);
+            let (sync, id) = sync_line("history-sync", n * 2 + i);
+            p.write(&sync);
+            // The answer is the line with the request's id (a log line or
+            // a stray reply is not).
+            let mut first: Option<Vec<u8>> = None;
+            loop {
+                match p.read(o, end) {
+                    Read::Line(l) if is_reply_to(&l, &id) => break,
+                    Read::Line(l) if is_reply_to(&l, want) => {
+                        first.get_or_insert(l);
+                    }
+                    Read::Line(_) => {}
+                    other => return Ok(Stateless::NotRun(missing(other))),
+                }
+            }
+            // A server answering concurrently may answer the sync first.
+            if first.is_none()
+                && let Read::Line(l) = p.read_within(grace(o), end)
+                && is_reply_to(&l, want)
+            {
+                first = Some(l);
+            }
+            got.push(kind(first.as_deref()));
+        }
+        answers.push(got);
+    }
+    // answers[0]: valid first, then bare; answers[1]: bare first, then valid.
+    let at = |i: usize, j: usize| {
+        answers
+            .get(i)
+            .and_then(|a| a.get(j))
+            .cloned()
+            .unwrap_or_default()
+    };
+    let mut problems = Vec::new();
+    for (what, alone, after) in [(valid.2, at(0, 0), at(1, 1)), (bare.2, at(1, 0), at(0, 1))] {
+        if alone != after {
+            problems.push(format!(
+                "{what} got {alone} as a process's first line but {after} after the other request"
+            ));
+        }
+    }
+    Ok(if problems.is_empty() {
+        Stateless::Pass
+    } else {
+        Stateless::Fail(format!(
+            "{}: the answers depend on earlier requests",
+            problems.join("; ")
+        ))
+    })
+}
