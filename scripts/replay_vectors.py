@@ -514,19 +514,19 @@ def noted(levels, first, failed, shown):
 
 def kind(line):
     """What came back for a request, as compared: "error CODE", "a result",
-    "no reply", or "an unreadable line"."""
+    "no reply", or "an unreadable reply" (as check and the Rust replayer)."""
     if line is None:
         return "no reply"
     try:
         v = json.loads(line)
     except ValueError:
-        return "an unreadable line"
+        return "an unreadable reply"
     if isinstance(v, dict) and "result" in v:
         return "a result"
     code = v.get("error", {}).get("code") if isinstance(v, dict) and isinstance(v.get("error"), dict) else None
     if isinstance(code, int) and not isinstance(code, bool):
         return "error %d" % code
-    return "an unreadable line"
+    return "an unreadable reply"
 
 
 def stateless(o, end, starts):

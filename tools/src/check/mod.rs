@@ -30,7 +30,7 @@ pub mod ctx;
 pub mod http;
 pub mod probes;
 pub mod report;
-mod stateless;
+pub(crate) mod stateless;
 pub mod wire;
 
 use std::ffi::OsString;

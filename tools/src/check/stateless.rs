@@ -9,6 +9,8 @@
 
 use std::time::Duration;
 
+use serde_json::Value;
+
 use super::ctx::{Ctx, NoReply, Results, joined};
 use super::probes::fail;
 use super::report::Outcome;
@@ -62,12 +64,8 @@ pub fn stateless(cx: &mut Ctx) -> Results {
                 &[line.as_slice()],
                 false,
             ) {
-                Ok(reply) => match reply.error_code() {
-                    Some(code) => format!("error {code}"),
-                    None if reply.result().is_some() => "a result".to_owned(),
-                    None => reply.gist(),
-                },
-                Err(NoReply::Timeout(_)) => "no reply".to_owned(),
+                Ok(reply) => kind(Some(&reply.value)),
+                Err(NoReply::Timeout(_)) => kind(None),
                 Err(e) => {
                     cx.retire(p, Duration::ZERO);
                     return vec![(ID, cx.no_reply(&e, line))];
@@ -86,28 +84,80 @@ pub fn stateless(cx: &mut Ctx) -> Results {
         got.first().cloned().unwrap_or_default(),
         got.get(1).cloned().unwrap_or_default(),
     ];
-    let mut problems = Vec::new();
-    for (what, alone, after) in [
-        ("a valid server/discover", valid_first, valid_after),
-        ("server/discover without _meta", bare_first, bare_after),
-    ] {
-        if alone != after {
-            problems.push(format!(
-                "{what} got {alone} as a process's first line but {after} after the other request"
-            ));
-        }
-    }
-    let outcome = if problems.is_empty() {
-        Outcome::Pass
-    } else {
-        fail(
-            format!(
-                "{}: the answer depends on earlier requests",
-                problems.join("; ")
-            ),
-            &valid,
-            None,
-        )
+    let problems = judge([valid_first, valid_after], [bare_first, bare_after]);
+    let outcome = match problems {
+        None => Outcome::Pass,
+        Some(why) => fail(why, &valid, None),
     };
     vec![(ID, outcome)]
+}
+
+/// What a request got, as the statelessness probes (this check and the
+/// vector replay's, `crate::vectors`) compare it: `error CODE`, `a
+/// result`, `no reply` (`None`), or `an unreadable reply`.
+pub(crate) fn kind(reply: Option<&Value>) -> String {
+    let Some(reply) = reply else {
+        return "no reply".into();
+    };
+    if reply.get("result").is_some() {
+        return "a result".into();
+    }
+    match reply.pointer("/error/code").and_then(Value::as_i64) {
+        Some(code) => format!("error {code}"),
+        None => "an unreadable reply".into(),
+    }
+}
+
+/// The judgement of both statelessness probes: the kinds a valid
+/// `server/discover` got as a process's first line and after the other
+/// request, and the same for the one without `_meta`. `Some` says how the
+/// answers depend on earlier requests (BASE-21); `None`: they do not.
+pub(crate) fn judge(valid: [String; 2], bare: [String; 2]) -> Option<String> {
+    let problems: Vec<String> = [
+        ("a valid server/discover", valid),
+        ("server/discover without _meta", bare),
+    ]
+    .into_iter()
+    .filter(|(_, [alone, after])| alone != after)
+    .map(|(what, [alone, after])| {
+        format!("{what} got {alone} as a process's first line but {after} after the other request")
+    })
+    .collect();
+    (!problems.is_empty()).then(|| {
+        format!(
+            "{}: the answers depend on earlier requests",
+            problems.join("; ")
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kinds_and_the_judgement() {
+        let v = |s: &str| serde_json::from_str::<Value>(s).unwrap_or_default();
+        assert_eq!(kind(Some(&v(r#"{"result":{}}"#))), "a result");
+        assert_eq!(
+            kind(Some(&v(r#"{"error":{"code":-32602}}"#))),
+            "error -32602"
+        );
+        assert_eq!(kind(Some(&v(r#"{"error":{}}"#))), "an unreadable reply");
+        assert_eq!(kind(None), "no reply");
+        let s = |a: &str, b: &str| [a.to_owned(), b.to_owned()];
+        assert_eq!(
+            judge(s("a result", "a result"), s("error -32602", "error -32602")),
+            None
+        );
+        let why = judge(s("a result", "error -32600"), s("no reply", "no reply"));
+        assert_eq!(
+            why.as_deref(),
+            Some(
+                "a valid server/discover got a result as a process's first line but error -32600 \
+                 after the other request: the answers depend on earlier requests"
+            )
+        );
+        assert!(judge(s("x", "x"), s("no reply", "error -32602")).is_some());
+    }
 }
