@@ -16,25 +16,6 @@ use mcp_reference::{Config, Server};
 use mcp_reference_tools::check::http::{HttpOptions, run_http};
 use mcp_reference_tools::check::{Outcome, Verdict};
 
-/// `mcp-reference serve --http 127.0.0.1:0 ARGS...`, and the endpoint URL
-/// it prints on stderr.
-fn serve_http(args: &[&str]) -> (std::process::Child, String) {
-    let mut server = Command::new(fixture::bin())
-        .args(["serve", "--http", "127.0.0.1:0"])
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(server.stderr.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let url = line.trim().rsplit(' ').next().unwrap().to_owned();
-    (server, url)
-}
-
 fn options(url: String) -> HttpOptions {
     HttpOptions {
         url,
@@ -45,10 +26,10 @@ fn options(url: String) -> HttpOptions {
 
 #[test]
 fn the_reference_passes_every_http_check() {
-    let (mut server, url) = serve_http(&[]);
+    let server = fixture::serve_http(&[]);
+    let url = server.url.clone();
     let report = run_http(&options(url)).unwrap();
-    let _ = server.kill();
-    let _ = server.wait();
+    drop(server);
     assert_eq!(report.verdict(), Verdict::Pass, "{}", report.table());
     assert!(
         report.skipped().is_empty() && report.not_run().is_empty(),
@@ -149,7 +130,8 @@ fn a_server_that_ignores_the_headers_fails_and_names_the_statement() {
 fn the_http_vectors() {
     use mcp_reference_tools::vectors::http::{HttpOptions as VectorOptions, run_http as replay};
     let config = concat!(env!("CARGO_MANIFEST_DIR"), "/../vectors/configs/http.json");
-    let (mut server, url) = serve_http(&["--config", config]);
+    let server = fixture::serve_http(&["--config", config]);
+    let url = server.url.clone();
     let options = |url: String| VectorOptions {
         url,
         timeout: Duration::from_secs(5),
@@ -159,8 +141,7 @@ fn the_http_vectors() {
     let report = replay(&options(url.clone())).unwrap();
     // scripts/replay_vectors.py --http gives the same per-level counts.
     let python = python_levels(&url, "canonical");
-    let _ = server.kill();
-    let _ = server.wait();
+    drop(server);
     assert_eq!(report.exit_code(), 0, "{}", report.text());
     assert_eq!(python.0, Some(0));
     assert_eq!(python.1, levels_line(&report.text()));

@@ -11,54 +11,20 @@
 mod fixture;
 
 use std::collections::BTreeSet;
-use std::io::{BufRead, BufReader};
-use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::Duration;
+
+use fixture::Running;
 
 use mcp_reference::Config;
 use mcp_reference_tools::diff::http::{HttpDiffReport, HttpOptions, run_http};
 
-/// A server process, killed when dropped, and the endpoint it announced.
-struct Running {
-    child: Child,
-    url: String,
-}
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn start(program: PathBuf, args: &[&str]) -> Running {
-    let mut child = Command::new(program)
-        .args(args)
-        .env_remove("MCP_REFERENCE_CONFIG")
-        .env_remove("MCP_REFERENCE_USER")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stderr.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let url = line.trim().rsplit(' ').next().unwrap().to_owned();
-    assert!(url.starts_with("http://"), "announced {line:?}");
-    Running { child, url }
-}
-
 fn reference(args: &[&str]) -> Running {
-    let mut all = vec!["serve", "--http", "127.0.0.1:0"];
-    all.extend_from_slice(args);
-    start(fixture::bin().into(), &all)
+    fixture::serve_http(args)
 }
 
 fn faulty(flags: &[&str]) -> Running {
-    start(fixture::faulty_http_server(), flags)
+    fixture::start_http(&fixture::faulty_http_server(), flags)
 }
 
 fn http_fixture() -> String {

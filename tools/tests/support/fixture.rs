@@ -110,3 +110,51 @@ pub(crate) fn left_running<'p>(pids: &[&'p str]) -> Vec<&'p str> {
     }
     left
 }
+
+/// A server process started by a test, killed when dropped, and the
+/// endpoint URL it announced on its first stderr line.
+pub(crate) struct Running {
+    child: std::process::Child,
+    pub(crate) url: String,
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Starts `program ARGS...` without the configuration variables and reads
+/// the URL it announces (`... http://HOST:PORT/PATH`) on stderr.
+pub(crate) fn start_http(program: &std::path::Path, args: &[&str]) -> Running {
+    use std::io::BufRead;
+    let mut child = std::process::Command::new(program)
+        .args(args)
+        .env_remove("MCP_REFERENCE_CONFIG")
+        .env_remove("MCP_REFERENCE_USER")
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the server starts");
+    let mut line = String::new();
+    if let Some(stderr) = child.stderr.take() {
+        let _ = std::io::BufReader::new(stderr).read_line(&mut line);
+    }
+    let url = line
+        .trim()
+        .rsplit(' ')
+        .next()
+        .unwrap_or_default()
+        .to_owned();
+    assert!(url.starts_with("http://"), "announced {line:?}");
+    Running { child, url }
+}
+
+/// `mcp-reference serve --http 127.0.0.1:0 ARGS...`.
+pub(crate) fn serve_http(args: &[&str]) -> Running {
+    let mut all = vec!["serve", "--http", "127.0.0.1:0"];
+    all.extend_from_slice(args);
+    start_http(std::path::Path::new(&bin()), &all)
+}
