@@ -361,7 +361,7 @@ fn level_problems(doc: &str, rows: &[mcp_reference_testkit::model::rows::Row]) -
         if !LEVELS.contains(&row.level.as_str()) {
             bad.push(format!("row {}: unknown level {}", row.id, row.level));
         }
-        if !["silence", "reply", "error", "result"].contains(&row.expect.as_str())
+        if !["silence", "reply", "error", "result", "versions"].contains(&row.expect.as_str())
             || (!row.codes.is_empty() && row.expect != "error")
         {
             bad.push(format!(

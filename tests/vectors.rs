@@ -25,7 +25,7 @@ use mcp_reference_testkit::schema::{SPEC_COMMIT, Schema, missing, spec_dir};
 use serde_json::{Value, json};
 
 /// The version of the vector format (docs/vectors.md).
-const FORMAT_VERSION: u64 = 3;
+const FORMAT_VERSION: u64 = 4;
 /// The vector files, in the order the replayers read them.
 const FILES: [&str; 5] = ["generic", "textbook", "stock", "short-lines", "legacy"];
 
@@ -180,8 +180,9 @@ fn render(v: &Vector) -> String {
 
 /// What the level of `row` requires of `reply` (docs/vectors.md,
 /// "Levels"): `None` for silence; else the reply's id (its literal text),
-/// the outcome (`reply`, `error` or `result`), for an error the codes the
-/// row's source allows, for a result the reference's `isError`. A step of
+/// the outcome (`reply`, `error`, `result` or `versions`), for an error
+/// the codes the row's source allows, for a result the reference's
+/// `isError`, for `versions` the versions the reference names. A step of
 /// a sequence whose reply is not of the row's outcome is held to
 /// `reply`; a single vector's must be (the registry and the reference
 /// agree).
@@ -190,10 +191,16 @@ fn expect(row: &rows::Row, reply: Option<&str>, single: bool, id: &str) -> Optio
     let read =
         model::read_reply(format!("{reply}\n").as_bytes()).unwrap_or_else(|e| panic!("{id}: {e}"));
     let value = &read.value;
+    // For `versions`: the versions the reference names to `initialize`.
+    let supported = value
+        .pointer("/error/data/supported")
+        .and_then(Value::as_array)
+        .filter(|a| !a.is_empty() && a.iter().all(Value::is_string));
     let fits = match row.expect.as_str() {
         "reply" => true,
         "error" => value.get("error").is_some(),
         "result" => value.get("result").is_some(),
+        "versions" => supported.is_some(),
         _ => false,
     };
     assert!(
@@ -206,6 +213,9 @@ fn expect(row: &rows::Row, reply: Option<&str>, single: bool, id: &str) -> Optio
     let mut e = serde_json::Map::new();
     e.insert("id".into(), json!(read.id));
     e.insert("outcome".into(), json!(outcome));
+    if let (Some(supported), "versions") = (supported, outcome) {
+        e.insert("versions".into(), json!(supported));
+    }
     if outcome == "error" && !row.codes.is_empty() {
         e.insert("codes".into(), json!(row.codes));
     }

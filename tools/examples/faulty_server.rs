@@ -10,7 +10,8 @@
 //!   --skip-version-check    serves any protocol version as 2026-07-28
 //!   --no-result-type        leaves resultType out of every result
 //!   --restyle               not a fault of the specification: another
-//!                           wording for every error, an error.data member,
+//!                           wording for every error, an error.data member
+//!                           (keeping the versions it names),
 //!                           a further _meta member in every result, the
 //!                           top-level members in reverse order
 //!   --deep-as-invalid       answers a line nested 128 levels deep or more
@@ -395,7 +396,16 @@ fn restyle(reply: &str) -> Option<String> {
                     "message".into(),
                     Value::from("The request could not be served."),
                 );
-                e.insert("data".into(), serde_json::json!({"detail": "restyled"}));
+                // The versions an error names stay (VER-01, VER-07);
+                // anything else in `data` is the server's own.
+                let mut data = serde_json::json!({"detail": "restyled"});
+                if let (Some(supported), Some(d)) = (
+                    e.get("data").and_then(|d| d.get("supported")).cloned(),
+                    data.as_object_mut(),
+                ) {
+                    d.insert("supported".into(), supported);
+                }
+                e.insert("data".into(), data);
                 Value::Object(e).to_string()
             }
             "result" => {

@@ -319,11 +319,14 @@ fn nothing_a_launcher_started_outlives_the_replay_in_either_replayer() {
 
 /// `--fresh-each` (every single vector on a process of its own, as if the
 /// server were restarted before each) against the shared process: the same
-/// verdicts for servers that take no context from earlier requests, in both
-/// replayers; other verdicts for one that does (`--first-line-decides`,
-/// which BASE-21 forbids and `check`'s `stateless.fresh-and-later` names).
+/// verdicts, in both replayers, for servers that take no context from
+/// earlier requests, and for `--first-line-decides`, which takes the
+/// connection's era from its first line: every process is opened with a
+/// valid `server/discover`, as a modern client opens one, so no vector's
+/// verdict depends on being a process's first line. That server fails the
+/// statelessness probe (BASE-21) in both modes, and nothing else.
 #[test]
-fn fresh_each_gives_a_stateless_server_the_same_verdicts() {
+fn fresh_each_gives_the_same_verdicts() {
     let fresh = |python: bool, server: &[OsString]| {
         let mut cmd = if python {
             let mut c = Command::new("python3");
@@ -359,11 +362,23 @@ fn fresh_each_gives_a_stateless_server_the_same_verdicts() {
     }
     let stateful = fixture::faulty(&["--first-line-decides"]);
     let shared = both(Some("textbook"), &stateful);
-    let each = fresh(false, &stateful);
-    assert_ne!(shared.failed, each.failed, "{}\n{}", shared.out, each.out);
-    assert_eq!(fresh(true, &stateful).failed, each.failed);
-    // No vector fails on the shared process, but the statelessness probe
-    // does, at must (BASE-21), in both replayers: exit 1.
+    for python in [false, true] {
+        let each = fresh(python, &stateful);
+        assert_eq!(
+            (each.code, &each.failed, &each.levels, &each.stateless),
+            (
+                shared.code,
+                &shared.failed,
+                &shared.levels,
+                &shared.stateless
+            ),
+            "python: {python}\n{}\n{}",
+            shared.out,
+            each.out
+        );
+    }
+    // No vector fails, but the statelessness probe does, at must (BASE-21),
+    // in both replayers: exit 1.
     assert!(shared.failed.is_empty(), "{}", shared.out);
     assert_eq!(shared.code, 1, "{}", shared.out);
     let line = shared.stateless.clone().unwrap_or_default();
@@ -394,4 +409,50 @@ fn replies_in_another_order_are_paired_by_id() {
         assert_eq!(v.code, 0, "{flag}\n{}", v.out);
         assert!(v.failed.is_empty(), "{flag}\n{}", v.out);
     }
+}
+
+/// A dual-era server, the reference with `--legacy`, on the textbook
+/// fixture in both replayers: it answers a well-formed `initialize` with a
+/// legacy handshake, which passes `should` (VER-07 binds a modern-only
+/// server; format 4's `versions` outcome) and fails only `textbook` and
+/// `canonical`; it answers a malformed one with a `-32602` that names no
+/// version (row L3), which fails `should`, as it would for a modern-only
+/// server (one reply cannot tell them apart: docs/vectors.md). Nothing
+/// fails at `must`, and the statelessness probe passes.
+#[test]
+fn a_dual_era_server_passes_must_and_its_handshakes_pass_should() {
+    let mut server = reference(Some("textbook"));
+    server.extend(["--legacy".into(), "2025-11-25,2025-06-18".into()]);
+    let v = both_at(Some("textbook"), "should", &server);
+    let failing_at = |level: &str| -> BTreeSet<String> {
+        v.out
+            .lines()
+            .filter_map(|l| l.strip_prefix("FAIL "))
+            .filter(|l| {
+                l.split_once("; fails ")
+                    .is_some_and(|(_, ls)| ls.trim_end_matches(')').split(", ").any(|x| x == level))
+            })
+            .filter_map(|l| l.split(' ').next())
+            .map(String::from)
+            .collect()
+    };
+    assert_eq!(v.failed_at("must"), 0, "{}", v.out);
+    assert_eq!(
+        failing_at("should"),
+        ["textbook/D6-03", "textbook/gen-D6-02", "textbook/gen-D6-03"]
+            .map(String::from)
+            .into(),
+        "{}",
+        v.out
+    );
+    for handshake in ["textbook/D6-01", "textbook/D6-02", "textbook/gen-D6-01"] {
+        assert!(failing_at("textbook").contains(handshake), "{}", v.out);
+    }
+    assert_eq!(v.code, 1, "{}", v.out);
+    assert_eq!(
+        v.stateless.as_deref(),
+        Some("statelessness (BASE-21, must): pass"),
+        "{}",
+        v.out
+    );
 }

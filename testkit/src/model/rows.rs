@@ -37,8 +37,11 @@ pub struct Row {
     /// fixtures fix) or `canonical:<row>` (the reference's exact bytes).
     pub source: String,
     /// What the source requires of a reply: `silence`, `reply` (a reply
-    /// with the request's id), `error` (an error reply with it) or `result`
-    /// (a complete result with it, and the reference's `isError`).
+    /// with the request's id), `error` (an error reply with it), `result`
+    /// (a complete result with it, and the reference's `isError`) or
+    /// `versions` (an answer to `initialize` by VER-07: a legacy
+    /// `InitializeResult`, or an error naming a version the reference
+    /// names in its reply's `data.supported`).
     pub expect: String,
     /// For `error`: the codes the source allows (empty: any code).
     #[serde(default)]

@@ -195,7 +195,7 @@ pub const CHECKS: &[CheckInfo] = &[
         "stateless.fresh-and-later",
         "BASE-21",
         "basic/index.mdx#statelessness",
-        "a valid server/discover and one without _meta each get the same answer (error code, result or silence) as a process's first line and after the other: no context is taken from earlier requests",
+        "a valid server/discover gets the same answer (error code, result or silence) as a process's first line and after one without _meta: no context is taken from an earlier request",
     ),
     check(
         Level::Should,

@@ -544,6 +544,34 @@ pub fn tools(cx: &mut Ctx) -> Results {
     ]
 }
 
+/// The judgement of an answer to `initialize` by VER-07, for
+/// `initialize.answer` and for the vectors whose `expect` is `versions`
+/// (`crate::vectors::meets`): a legacy `InitializeResult` (a string
+/// `protocolVersion`: a dual-era server, which VER-07 does not bind), or
+/// an error whose message or `data` names one of `versions`. `None`: it
+/// passes; `Some`: why not.
+pub(crate) fn initialize_verdict(reply: &Value, versions: &[String]) -> Option<String> {
+    if let Some(result) = reply.get("result") {
+        return (!result.get("protocolVersion").is_some_and(Value::is_string)).then(|| {
+            "initialize got a result that is not an InitializeResult (no protocolVersion)".into()
+        });
+    }
+    let Some(error) = reply.get("error") else {
+        return Some("initialize got a reply that is neither a result nor an error".into());
+    };
+    let text = format!(
+        "{} {}",
+        error.get("message").unwrap_or(&Value::Null),
+        error.get("data").unwrap_or(&Value::Null)
+    );
+    (!versions.iter().any(|v| text.contains(v.as_str()))).then(|| {
+        format!(
+            "initialize got an error that names none of the supported versions ({})",
+            versions.join(", ")
+        )
+    })
+}
+
 /// `initialize.answer`, on a process of its own.
 pub fn initialize(cx: &mut Ctx) -> Results {
     let req = wire::request(
@@ -581,39 +609,13 @@ pub fn initialize(cx: &mut Ctx) -> Results {
         Err(e) => return vec![("initialize.answer", cx.no_reply(&e, &req))],
         Ok(reply) => reply,
     };
-    let outcome = if let Some(result) = reply.result() {
-        if result.get("protocolVersion").is_some_and(Value::is_string) {
-            Outcome::Pass
-        } else {
-            fail(
-                "initialize got a result that is not an InitializeResult (no protocolVersion)",
-                &req,
-                Some(&reply),
-            )
-        }
-    } else {
-        let error = &reply.value["error"];
-        let text = format!(
-            "{} {}",
-            error["message"],
-            error.get("data").unwrap_or(&Value::Null)
-        );
-        let mut versions = cx.facts.supported.clone();
-        if versions.is_empty() {
-            versions.push(wire::VERSION.into());
-        }
-        if versions.iter().any(|v| text.contains(v.as_str())) {
-            Outcome::Pass
-        } else {
-            fail(
-                format!(
-                    "initialize got an error that names none of the supported versions ({})",
-                    versions.join(", ")
-                ),
-                &req,
-                Some(&reply),
-            )
-        }
+    let mut versions = cx.facts.supported.clone();
+    if versions.is_empty() {
+        versions.push(wire::VERSION.into());
+    }
+    let outcome = match initialize_verdict(&reply.value, &versions) {
+        None => Outcome::Pass,
+        Some(why) => fail(why, &req, Some(&reply)),
     };
     vec![("initialize.answer", outcome)]
 }

@@ -1,7 +1,8 @@
 //! `stateless.fresh-and-later`: whether a server takes context from
 //! earlier requests on its connection. Two requests, each sent as a
 //! process's first line and after the other, on two processes of their
-//! own; their answers compared by kind (error code, result, silence).
+//! own; the valid one's answers compared by kind (error code, result,
+//! silence).
 //!
 //! Spec: 2026-07-28 `basic/index.mdx#statelessness` (BASE-21 of
 //! docs/spec-coverage.md: a server MUST NOT take context from earlier
@@ -18,12 +19,15 @@ use super::wire;
 
 /// `stateless.fresh-and-later`, on two processes of their own: a valid
 /// `server/discover`, then one without `params` (a missing `_meta`), on
-/// one; the same two the other way round on the other. Each request must
-/// be answered alike (the same error code, both a result, or both
+/// one; the same two the other way round on the other. The valid request
+/// must be answered alike (the same error code, both a result, or both
 /// silence) whether it comes first or after the other: a server that
-/// decides from the requests it has seen whether a client is modern (or
-/// anything else) takes context from earlier requests, which BASE-21
-/// forbids (`basic/index.mdx#statelessness`).
+/// refuses a request carrying all its context because of an earlier one
+/// takes context from earlier requests, which BASE-21 forbids
+/// (`basic/index.mdx#statelessness`). Only an `initialize` may select
+/// legacy semantics for a process (`basic/versioning.mdx`), and the probe
+/// sends none. See [`judge`] for why the other request's answers are not
+/// judged.
 pub fn stateless(cx: &mut Ctx) -> Results {
     const ID: &str = "stateless.fresh-and-later";
     let valid = wire::request(
@@ -109,24 +113,23 @@ pub(crate) fn kind(reply: Option<&Value>) -> String {
 }
 
 /// The judgement of both statelessness probes: the kinds a valid
-/// `server/discover` got as a process's first line and after the other
-/// request, and the same for the one without `_meta`. `Some` says how the
-/// answers depend on earlier requests (BASE-21); `None`: they do not.
+/// `server/discover` got as a process's first line and after the request
+/// without `_meta`, and the kinds that one got as a first line and after
+/// the valid one. `Some` says how the valid request's answer depends on an
+/// earlier request (BASE-21); `None`: it does not. The request without
+/// `_meta` carries no context of its own, and a dual-era server may read
+/// it by how the connection was opened (a legacy request when it opens
+/// one, a malformed modern one after a modern opening:
+/// `basic/versioning.mdx#compatibility-matrix`), so its answers are shown
+/// and never judged.
 pub(crate) fn judge(valid: [String; 2], bare: [String; 2]) -> Option<String> {
-    let problems: Vec<String> = [
-        ("a valid server/discover", valid),
-        ("server/discover without _meta", bare),
-    ]
-    .into_iter()
-    .filter(|(_, [alone, after])| alone != after)
-    .map(|(what, [alone, after])| {
-        format!("{what} got {alone} as a process's first line but {after} after the other request")
-    })
-    .collect();
-    (!problems.is_empty()).then(|| {
+    let [alone, after] = valid;
+    let [bare_alone, bare_after] = bare;
+    (alone != after).then(|| {
         format!(
-            "{}: the answers depend on earlier requests",
-            problems.join("; ")
+            "a valid server/discover got {alone} as a process's first line but {after} after \
+             server/discover without _meta (which got {bare_alone} as a first line and \
+             {bare_after} after the valid one): the answer depends on an earlier request"
         )
     })
 }
@@ -150,14 +153,21 @@ mod tests {
             judge(s("a result", "a result"), s("error -32602", "error -32602")),
             None
         );
-        let why = judge(s("a result", "error -32600"), s("no reply", "no reply"));
+        let why = judge(
+            s("a result", "error -32600"),
+            s("error -32601", "error -32602"),
+        );
         assert_eq!(
             why.as_deref(),
             Some(
                 "a valid server/discover got a result as a process's first line but error -32600 \
-                 after the other request: the answers depend on earlier requests"
+                 after server/discover without _meta (which got error -32601 as a first line and \
+                 error -32602 after the valid one): the answer depends on an earlier request"
             )
         );
-        assert!(judge(s("x", "x"), s("no reply", "error -32602")).is_some());
+        // The request without _meta may be read by how the connection
+        // opened: its answers alone never fail the probe.
+        assert_eq!(judge(s("x", "x"), s("no reply", "error -32602")), None);
+        assert!(judge(s("a result", "no reply"), s("x", "x")).is_some());
     }
 }

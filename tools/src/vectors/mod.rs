@@ -279,7 +279,10 @@ pub(crate) fn same_id(line: &str, expected: &str) -> bool {
 /// a JSON object with `"jsonrpc":"2.0"` and the expected id; for
 /// `error`, an `error` (no `result`) whose integer code is among `codes`
 /// when they are given; for `result`, a `result` object (no `error`) with
-/// `resultType` `"complete"` and the expected `isError` (absent: false).
+/// `resultType` `"complete"` and the expected `isError` (absent: false);
+/// for `versions` (an `initialize`, VER-07), a legacy `InitializeResult`
+/// or an error naming one of `versions`, judged as `check`'s
+/// `initialize.answer` judges it.
 pub fn meets(expect: &Value, got: &[u8]) -> bool {
     let Some((id, have)) = members(got) else {
         return false;
@@ -291,6 +294,21 @@ pub fn meets(expect: &Value, got: &[u8]) -> bool {
     let (result, error) = (have.get("result"), have.get("error"));
     match expect.get("outcome").and_then(Value::as_str) {
         Some("reply") => result.is_some() != error.is_some(),
+        Some("versions") => {
+            let versions: Vec<String> = expect
+                .get("versions")
+                .and_then(Value::as_array)
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|v| v.as_str().map(String::from))
+                        .collect()
+                })
+                .unwrap_or_default();
+            !versions.is_empty()
+                && (result.is_some() != error.is_some())
+                && crate::check::probes::initialize_verdict(&Value::Object(have.clone()), &versions)
+                    .is_none()
+        }
         Some("error") => {
             let code = error.and_then(|e| e.get("code")).and_then(Value::as_i64);
             let codes: Vec<i64> = expect
@@ -424,4 +442,39 @@ pub fn failed_levels(
             !ok
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The `versions` outcome (format 4, row D6): a legacy
+    /// `InitializeResult` or an error naming a listed version passes; an
+    /// error naming none, a result without `protocolVersion`, another id,
+    /// or an expect without versions does not.
+    #[test]
+    fn versions_outcome() {
+        let expect =
+            serde_json::json!({"id": "1", "outcome": "versions", "versions": ["2026-07-28"]});
+        let pass = [
+            r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32022,"message":"m","data":{"supported":["2026-07-28"]}}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"use 2026-07-28"}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}"#,
+        ];
+        for line in pass {
+            assert!(meets(&expect, line.as_bytes()), "{line}");
+        }
+        let fail = [
+            r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"Invalid params"}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32022,"message":"m","data":{"supported":["2025-11-25"]}}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"result":{"capabilities":{}}}"#,
+            r#"{"jsonrpc":"2.0","id":2,"error":{"code":-32022,"message":"2026-07-28"}}"#,
+            r#"{"jsonrpc":"2.0","id":1}"#,
+        ];
+        for line in fail {
+            assert!(!meets(&expect, line.as_bytes()), "{line}");
+        }
+        let none = serde_json::json!({"id": "1", "outcome": "versions"});
+        assert!(!meets(&none, pass[0].as_bytes()));
+    }
 }

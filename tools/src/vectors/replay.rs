@@ -1,5 +1,7 @@
 //! Replaying vectors on a server process: single vectors share one process
-//! (requests of 2026-07-28 are stateless); each request is followed by a
+//! (requests of 2026-07-28 are stateless), which the replay opens with a
+//! valid `server/discover` as a modern client opens a stdio connection
+//! (its reply not judged); each request is followed by a
 //! `server/discover` probe (id `"mcp-vectors-sync-N"`), and the lines
 //! before the probe's reply (or within a grace of an eighth of the reply
 //! timeout after it, for a server that answers concurrently) are the
@@ -107,6 +109,9 @@ pub(super) struct Process {
     proc: Proc,
     answered: bool,
     fresh: bool,
+    /// Lines that came before the reply to the opening request
+    /// ([`open`]): the first vector's, as if they had come after it.
+    early: Vec<Vec<u8>>,
 }
 
 pub(super) enum Read {
@@ -129,6 +134,7 @@ impl Process {
             proc: Proc::spawn(&launch)?,
             answered: false,
             fresh: true,
+            early: Vec::new(),
         })
     }
 
@@ -179,6 +185,30 @@ pub(super) fn grace(o: &Options) -> Duration {
     o.reply_timeout / 8
 }
 
+/// Opens a process for single vectors as a modern client opens a stdio
+/// connection: a valid `server/discover` (id `"mcp-vectors-open-N"`)
+/// before any other request (2026-07-28
+/// `basic/transports/stdio.mdx#backward-compatibility`, a client rule: a
+/// dual-era client SHOULD and a modern-only one is RECOMMENDED to). Its
+/// reply is not judged: a dual-era server may choose its era from how the
+/// connection opens (`basic/versioning.mdx#compatibility-matrix`), and a
+/// single vector's request is judged on a connection a modern client
+/// opened, whether it shares the process or has one of its own
+/// (`--fresh-each`). What a process's first line does is the
+/// statelessness probe's ([`super::stateless`]) and the sequences'. The
+/// lines before the reply are kept for the first vector; when no reply
+/// comes, the first vector finds out.
+fn open(p: &mut Process, n: usize, o: &Options, end: Instant) {
+    let (line, id) = sync_line("open", n);
+    p.write(&line);
+    while let Read::Line(l) = p.read(o, end) {
+        if is_reply_to(&l, &id) {
+            return;
+        }
+        p.early.push(l);
+    }
+}
+
 /// One single vector on the shared process: the request, then the probe
 /// (`server/discover`, id `"mcp-vectors-sync-N"`); the lines before the
 /// probe's reply (or within [`grace`] after it) are the request's. Its
@@ -192,7 +222,7 @@ fn single(p: &mut Process, v: &Vector, n: usize, o: &Options, end: Instant) -> (
     p.write(&step.request);
     let (probe, id) = sync_line("sync", n);
     p.write(&probe);
-    let mut lines = Vec::new();
+    let mut lines = std::mem::take(&mut p.early);
     let last = loop {
         match p.read(o, end) {
             Read::Line(line) if is_reply_to(&line, &id) => break None,
@@ -385,7 +415,11 @@ pub fn run(o: &Options) -> Result<Report, String> {
         } else {
             let mut p = match shared.take() {
                 Some(p) => p,
-                None => Process::start(&o.command)?,
+                None => {
+                    let mut p = Process::start(&o.command)?;
+                    open(&mut p, starts + 1, o, end);
+                    p
+                }
             };
             if p.fresh {
                 starts += 1;

@@ -1,13 +1,15 @@
 //! The replay's statelessness probe, run before the vectors: a valid
 //! `server/discover` and one without `params` (a missing `_meta`), each as
 //! a fresh process's first line and after the other, on two processes of
-//! their own. A server that answers either differently in the two places
-//! takes context from earlier requests, which BASE-21 forbids (MUST NOT);
-//! its verdicts on the shared process are then those of a connection that
-//! a modern client opened, and `--fresh-each` may give others. The same
-//! two requests as `check`'s `stateless.fresh-and-later`; each answer is
-//! read up to the replay's own sync probe (or within the same grace after
-//! it), as a single vector's is.
+//! their own. A server that answers the valid one differently in the two
+//! places takes context from earlier requests, which BASE-21 forbids (MUST
+//! NOT); the answers of the one without `_meta` are shown, not judged
+//! (`crate::check::stateless::judge`). Every process of the vectors is
+//! opened as a modern client opens one, so their verdicts do not depend on
+//! what a process's first line does; this probe is where that is judged.
+//! The same two requests as `check`'s `stateless.fresh-and-later`; each
+//! answer is read up to the replay's own sync probe (or within the same
+//! grace after it), as a single vector's is.
 //! `scripts/replay_vectors.py` does the same.
 //!
 //! Spec: 2026-07-28 `basic/index.mdx#statelessness` (BASE-21 of
@@ -23,7 +25,7 @@ use crate::check::stateless::{judge, kind};
 /// What the probe found.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Stateless {
-    /// Both requests answered alike in both places.
+    /// The valid request answered alike in both places.
     Pass,
     /// One was not: how (a MUST failure, counted in the verdict).
     Fail(String),
