@@ -26,7 +26,7 @@ use super::wire;
 /// takes context from earlier requests, which BASE-21 forbids
 /// (`basic/index.mdx#statelessness`). Only an `initialize` may select
 /// legacy semantics for a process (`basic/versioning.mdx`), and the probe
-/// sends none. See [`judge`] for why the other request's answers are not
+/// sends none. See `judge` for why the other request's answers are not
 /// judged.
 pub fn stateless(cx: &mut Ctx) -> Results {
     const ID: &str = "stateless.fresh-and-later";
