@@ -229,8 +229,20 @@ def meets(expect, got):
     if outcome == "error":
         code = error.get("code") if isinstance(error, dict) else None
         codes = expect.get("codes", [])
-        return ("result" not in have and isinstance(code, int) and not isinstance(code, bool)
-                and (not codes or code in codes))
+        if not ("result" not in have and isinstance(code, int) and not isinstance(code, bool)
+                and (not codes or code in codes)):
+            return False
+        asked = expect.get("requested")
+        if code == -32022 and isinstance(asked, str):
+            # A -32022 lists the versions and names the one asked for
+            # (VER-01), as check's version.unsupported judges it.
+            data = error.get("data")
+            data = data if isinstance(data, dict) else {}
+            supported = data.get("supported")
+            return (isinstance(supported, list) and len(supported) > 0
+                    and all(isinstance(x, str) for x in supported)
+                    and data.get("requested") == asked)
+        return True
     if outcome == "result":
         if "error" in have or not isinstance(result, dict):
             return False

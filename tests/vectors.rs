@@ -181,8 +181,9 @@ fn render(v: &Vector) -> String {
 /// What the level of `row` requires of `reply` (docs/vectors.md,
 /// "Levels"): `None` for silence; else the reply's id (its literal text),
 /// the outcome (`reply`, `error`, `result` or `versions`), for an error
-/// the codes the row's source allows, for a result the reference's
-/// `isError`, for `versions` the versions the reference names. A step of
+/// the codes the row's source allows (and for a `-32022` the version its
+/// `data` names as `requested`), for a result the reference's `isError`,
+/// for `versions` the versions the reference names. A step of
 /// a sequence whose reply is not of the row's outcome is held to
 /// `reply`; a single vector's must be (the registry and the reference
 /// agree).
@@ -218,6 +219,16 @@ fn expect(row: &rows::Row, reply: Option<&str>, single: bool, id: &str) -> Optio
     }
     if outcome == "error" && !row.codes.is_empty() {
         e.insert("codes".into(), json!(row.codes));
+    }
+    // A -32022 names the version asked for; the replayers then hold any
+    // -32022 to VER-01 (the versions listed, that one named).
+    if outcome == "error"
+        && value.pointer("/error/code") == Some(&json!(-32022))
+        && let Some(asked) = value
+            .pointer("/error/data/requested")
+            .filter(|r| r.is_string())
+    {
+        e.insert("requested".into(), asked.clone());
     }
     if outcome == "result"
         && let Some(is_error) = value.pointer("/result/isError")

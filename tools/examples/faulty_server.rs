@@ -35,6 +35,9 @@
 //!                           request that does gets -32600, and every other
 //!                           request but initialize -32601 (BASE-21: no
 //!                           context from earlier requests)
+//!   --no-version-list       sends every -32022 without its data (the
+//!                           versions served and the one asked for, which
+//!                           VER-01 requires)
 //!   --random-order          answers each request with a non-null id from a
 //!                           thread of its own, after a random pause of 0 to
 //!                           8 ms, so replies come in a different order on
@@ -72,6 +75,7 @@ struct Faults {
     late_tool_calls: bool,
     random_order: bool,
     first_line_decides: bool,
+    no_version_list: bool,
 }
 
 fn parse() -> Result<Faults, String> {
@@ -92,6 +96,7 @@ fn parse() -> Result<Faults, String> {
             "--late-tool-calls" => f.late_tool_calls = true,
             "--random-order" => f.random_order = true,
             "--first-line-decides" => f.first_line_decides = true,
+            "--no-version-list" => f.no_version_list = true,
             "--slow-start" => {
                 let ms = args.next().ok_or("--slow-start needs milliseconds")?;
                 f.slow_start = Some(ms.parse().map_err(|_| "--slow-start needs milliseconds")?);
@@ -374,10 +379,32 @@ fn handle(server: &Server, faults: &Faults, line: &[u8]) -> Option<String> {
         value["id"] = id.clone();
         reply = format!("{value}\n");
     }
+    if faults.no_version_list {
+        reply = without_version_list(&reply).unwrap_or(reply);
+    }
     if faults.restyle {
         reply = restyle(&reply).unwrap_or(reply);
     }
     Some(reply)
+}
+
+/// A `-32022` without its `data` (`--no-version-list`), the id kept as
+/// written; `None` for any other reply.
+fn without_version_list(reply: &str) -> Option<String> {
+    use serde_json::value::RawValue;
+    let members: std::collections::BTreeMap<String, Box<RawValue>> =
+        serde_json::from_str(reply).ok()?;
+    let mut error: serde_json::Map<String, Value> =
+        serde_json::from_str(members.get("error")?.get()).ok()?;
+    if error.get("code") != Some(&Value::from(-32022)) {
+        return None;
+    }
+    error.remove("data");
+    let id = members.get("id").map_or("null", |r| r.get());
+    Some(format!(
+        "{{\"jsonrpc\":\"2.0\",\"id\":{id},\"error\":{}}}\n",
+        Value::Object(error)
+    ))
 }
 
 /// The same reply as another implementation might style it (`--restyle`):
@@ -398,14 +425,14 @@ fn restyle(reply: &str) -> Option<String> {
                 );
                 // The versions an error names stay (VER-01, VER-07);
                 // anything else in `data` is the server's own.
-                let mut data = serde_json::json!({"detail": "restyled"});
-                if let (Some(supported), Some(d)) = (
-                    e.get("data").and_then(|d| d.get("supported")).cloned(),
-                    data.as_object_mut(),
-                ) {
-                    d.insert("supported".into(), supported);
+                let mut data = serde_json::Map::new();
+                data.insert("detail".into(), Value::from("restyled"));
+                for key in ["supported", "requested"] {
+                    if let Some(v) = e.get("data").and_then(|d| d.get(key)).cloned() {
+                        data.insert(key.into(), v);
+                    }
                 }
-                e.insert("data".into(), data);
+                e.insert("data".into(), Value::Object(data));
                 Value::Object(e).to_string()
             }
             "result" => {

@@ -140,6 +140,19 @@ fn dropping_replies_at_eof_fails_answers_all() {
 }
 
 #[test]
+fn a_version_error_without_its_list_fails_the_checks_of_its_statements() {
+    // VER-01 (the list), VER-07 (initialize's error names no version) and
+    // the schema (UnsupportedProtocolVersionError requires data).
+    let report = run(fixture::faulty(&["--no-version-list"]), PATIENT);
+    assert_fails_exactly(
+        &report,
+        &["version.unsupported", "initialize.answer", "stdout.schema"],
+    );
+    let table = report.table();
+    assert!(table.contains("MUST by VER-01"), "{table}");
+}
+
+#[test]
 fn taking_the_era_from_the_first_line_fails_stateless_only() {
     let report = run(fixture::faulty(&["--first-line-decides"]), PATIENT);
     assert_fails_exactly(&report, &["stateless.fresh-and-later"]);

@@ -183,6 +183,7 @@ fn each_fault_fails_its_vectors_with_the_same_verdicts() {
         ("--leak-forbidden", "textbook/T5-forbidden", true),
         ("--drop-at-eof", "textbook/W1-recorded-run", true),
         ("--log-on-stdout", "generic/D1-discover", true),
+        ("--no-version-list", "textbook/M10-01", true),
     ];
     println!("| fault | must | should | textbook | canonical |");
     for (flag, vector, must) in faults {
@@ -424,18 +425,7 @@ fn a_dual_era_server_passes_must_and_its_handshakes_pass_should() {
     let mut server = reference(Some("textbook"));
     server.extend(["--legacy".into(), "2025-11-25,2025-06-18".into()]);
     let v = both_at(Some("textbook"), "should", &server);
-    let failing_at = |level: &str| -> BTreeSet<String> {
-        v.out
-            .lines()
-            .filter_map(|l| l.strip_prefix("FAIL "))
-            .filter(|l| {
-                l.split_once("; fails ")
-                    .is_some_and(|(_, ls)| ls.trim_end_matches(')').split(", ").any(|x| x == level))
-            })
-            .filter_map(|l| l.split(' ').next())
-            .map(String::from)
-            .collect()
-    };
+    let failing_at = |level: &str| failing_at(&v.out, level);
     assert_eq!(v.failed_at("must"), 0, "{}", v.out);
     assert_eq!(
         failing_at("should"),
@@ -455,4 +445,56 @@ fn a_dual_era_server_passes_must_and_its_handshakes_pass_should() {
         "{}",
         v.out
     );
+}
+
+/// `--no-version-list` (every `-32022` without its `data`) fails, at
+/// `must` (VER-01), exactly the vectors whose `expect` names the version
+/// asked for (`requested`), in both replayers; at `should` only
+/// `initialize` vectors (D6), whose error then names no version; nothing
+/// at `textbook`, which leaves `data` out (`canonical` sees the bytes).
+#[test]
+fn a_version_error_without_its_list_fails_at_must() {
+    let v = both(Some("textbook"), &fixture::faulty(&["--no-version-list"]));
+    let mut requested = BTreeSet::new();
+    for file in ["generic", "textbook"] {
+        let text = std::fs::read_to_string(repo().join(format!("vectors/{file}.jsonl")))
+            .expect("the vectors are readable");
+        for line in text.lines() {
+            let vector: serde_json::Value = serde_json::from_str(line).expect("a vector");
+            let expects: Vec<&serde_json::Value> = match vector.get("steps") {
+                Some(steps) => steps
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|s| s.get("expect"))
+                    .collect(),
+                None => vector.get("expect").into_iter().collect(),
+            };
+            if expects.iter().any(|e| e.get("requested").is_some()) {
+                requested.insert(vector["id"].as_str().unwrap_or_default().to_string());
+            }
+        }
+    }
+    for id in ["generic/M7-01", "textbook/M10-01"] {
+        assert!(requested.contains(id), "{requested:?}");
+    }
+    assert_eq!(failing_at(&v.out, "must"), requested, "{}", v.out);
+    for id in failing_at(&v.out, "should") {
+        assert!(id.contains("D6-"), "{id} fails at should\n{}", v.out);
+    }
+    assert!(failing_at(&v.out, "textbook").is_empty(), "{}", v.out);
+    assert_eq!(v.code, 1, "{}", v.out);
+}
+
+/// The ids of the vectors a replayer's report says fail at `level`.
+fn failing_at(out: &str, level: &str) -> BTreeSet<String> {
+    out.lines()
+        .filter_map(|l| l.strip_prefix("FAIL "))
+        .filter(|l| {
+            l.split_once("; fails ")
+                .is_some_and(|(_, ls)| ls.trim_end_matches(')').split(", ").any(|x| x == level))
+        })
+        .filter_map(|l| l.split(' ').next())
+        .map(String::from)
+        .collect()
 }

@@ -183,6 +183,30 @@ fn cache_hint_problems(result: &Value) -> Vec<String> {
     problems
 }
 
+/// The judgement of a `-32022` error's `data` by VER-01 (an
+/// `UnsupportedProtocolVersionError` lists the supported versions and
+/// names the one asked for), for `version.unsupported` and for the vectors
+/// whose `expect` has `requested` (`crate::vectors::meets`): `data.supported`
+/// a non-empty list of strings and `data.requested` the version `asked`.
+/// `None`: it passes; `Some`: why not.
+pub(crate) fn unsupported_verdict(reply: &Value, asked: &str) -> Option<String> {
+    let data = reply.pointer("/error/data");
+    let supported = data
+        .and_then(|d| d.get("supported"))
+        .and_then(Value::as_array);
+    if !supported.is_some_and(|s| !s.is_empty() && s.iter().all(Value::is_string)) {
+        return Some("error.data.supported is not a non-empty list of versions".into());
+    }
+    if data
+        .and_then(|d| d.get("requested"))
+        .and_then(Value::as_str)
+        != Some(asked)
+    {
+        return Some(format!("error.data.requested is not {asked:?}"));
+    }
+    None
+}
+
 /// `version.unsupported`.
 pub fn version(cx: &mut Ctx) -> Results {
     let mut outcome = Outcome::Pass;
@@ -193,15 +217,7 @@ pub fn version(cx: &mut Ctx) -> Results {
             if reply.error_code() != Some(-32022) {
                 return Some(format!("expected error -32022, got {}", reply.gist()));
             }
-            let data = &reply.value["error"]["data"];
-            let supported = data["supported"].as_array();
-            if !supported.is_some_and(|s| !s.is_empty() && s.iter().all(Value::is_string)) {
-                return Some("error.data.supported is not a non-empty list of versions".into());
-            }
-            if data["requested"] != asked {
-                return Some(format!("error.data.requested is not {asked:?}"));
-            }
-            None
+            unsupported_verdict(&reply.value, asked)
         };
         outcome = each_case(cx, &[(req, Some("server/discover"))], judge);
         if outcome != Outcome::Pass {

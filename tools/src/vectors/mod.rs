@@ -278,7 +278,10 @@ pub(crate) fn same_id(line: &str, expected: &str) -> bool {
 /// Whether `got` is what `expect` requires (docs/vectors.md, "Levels"):
 /// a JSON object with `"jsonrpc":"2.0"` and the expected id; for
 /// `error`, an `error` (no `result`) whose integer code is among `codes`
-/// when they are given; for `result`, a `result` object (no `error`) with
+/// when they are given, and when it is `-32022` and `requested` is given,
+/// whose `data` lists the supported versions and names `requested`
+/// (VER-01, judged as `check`'s `version.unsupported` judges it); for
+/// `result`, a `result` object (no `error`) with
 /// `resultType` `"complete"` and the expected `isError` (absent: false);
 /// for `versions` (an `initialize`, VER-07), a legacy `InitializeResult`
 /// or an error naming one of `versions`, judged as `check`'s
@@ -316,7 +319,18 @@ pub fn meets(expect: &Value, got: &[u8]) -> bool {
                 .and_then(Value::as_array)
                 .map(|a| a.iter().filter_map(Value::as_i64).collect())
                 .unwrap_or_default();
-            result.is_none() && code.is_some_and(|c| codes.is_empty() || codes.contains(&c))
+            // A -32022 lists the versions and names the one asked for
+            // (VER-01), when the vector says which one that is.
+            let listed = match (code, expect.get("requested").and_then(Value::as_str)) {
+                (Some(-32022), Some(asked)) => {
+                    crate::check::probes::unsupported_verdict(&Value::Object(have.clone()), asked)
+                        .is_none()
+                }
+                _ => true,
+            };
+            result.is_none()
+                && code.is_some_and(|c| codes.is_empty() || codes.contains(&c))
+                && listed
         }
         Some("result") => {
             let is_error = result
