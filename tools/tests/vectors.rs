@@ -390,14 +390,18 @@ fn fresh_each_gives_the_same_verdicts() {
         "{line}"
     );
     for server in &servers {
-        let v = both(None, server);
-        assert_eq!(
-            v.stateless.as_deref(),
-            Some("statelessness (BASE-21, must): pass"),
-            "{}",
-            v.out
-        );
+        assert_stateless(&both(None, server));
     }
+}
+
+/// The statelessness probe passed (BASE-21).
+fn assert_stateless(v: &Verdict) {
+    assert_eq!(
+        v.stateless.as_deref(),
+        Some("statelessness (BASE-21, must): pass"),
+        "{}",
+        v.out
+    );
 }
 
 /// Replies in another order than the requests' (a server answering
@@ -439,12 +443,7 @@ fn a_dual_era_server_passes_must_and_its_handshakes_pass_should() {
         assert!(failing_at("textbook").contains(handshake), "{}", v.out);
     }
     assert_eq!(v.code, 1, "{}", v.out);
-    assert_eq!(
-        v.stateless.as_deref(),
-        Some("statelessness (BASE-21, must): pass"),
-        "{}",
-        v.out
-    );
+    assert_stateless(&v);
 }
 
 /// `--no-version-list` (every `-32022` without its `data`) fails, at
