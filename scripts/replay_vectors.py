@@ -18,9 +18,9 @@ Single vectors share one server process (2026-07-28 requests are
 stateless), opened with a valid server/discover as a modern client opens
 a stdio connection (its reply not judged); each request is followed by a
 server/discover probe, and the lines before the probe's reply (or within
-an eighth of the reply timeout after it) are the request's. A vector with `steps` runs on a fresh
-process whose stdin is closed after the last step; its lines are read to
-end-of-file. A failed vector replaces the shared process only when its
+an eighth of the reply timeout after it) are the request's. A vector with
+`steps` runs on a fresh process whose stdin is closed after the last step;
+its lines are read to end-of-file. A failed vector replaces the shared process only when its
 probe got no reply (the process exited or stopped answering). Every wait
 has a deadline. The server runs in a process group of its own, killed
 whole when the replay is done with it, so a launcher leaves nothing
