@@ -455,3 +455,13 @@ pub fn joined(lines: &[&[u8]]) -> Vec<u8> {
     }
     all
 }
+
+/// A failed outcome: why, the request that shows it and the reply, each
+/// shown cut to [`SHOWN`] bytes.
+pub(super) fn fail(reason: impl Into<String>, request: &[u8], reply: Option<&Reply>) -> Outcome {
+    Outcome::Fail(Failure {
+        reason: reason.into(),
+        request: Some(wire::show(request, SHOWN)),
+        reply: reply.map(|r| wire::show(&r.line, SHOWN)),
+    })
+}

@@ -120,7 +120,7 @@ pub fn run(options: &Options) -> Result<Report, RunError> {
         probes::notifications,
         probes::tools,
         probes::initialize,
-        probes::stateless,
+        stateless::stateless,
         probes::eof,
         probes::robust,
     ];

@@ -12,7 +12,7 @@
 //! Three groups need a process of their own: `notifications.silent` and
 //! the `eof.*` checks close stdin to count every reply, and
 //! `initialize.answer` may switch a dual-era server into a legacy session;
-//! `stateless.fresh-and-later` ([`stateless`]) needs two.
+//! `stateless.fresh-and-later` (`super::stateless`) needs two.
 //!
 //! The `robust.*` checks send a hostile line and then a request with an id
 //! of its own, and wait for the reply with that id, since the server may
@@ -28,20 +28,11 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 pub use super::ctx::{Ctx, Results};
-use super::ctx::{GRACE, NoReply, SHOWN, Seen, joined};
+use super::ctx::{GRACE, NoReply, SHOWN, Seen, fail, joined};
 use super::report::{Failure, Outcome};
-pub use super::stateless::stateless;
 use super::wire::{self, Kind, Reply};
 use crate::process::{MAX_LINE, Next};
 use mcp_reference_testkit::schema::Schema;
-
-pub(super) fn fail(reason: impl Into<String>, request: &[u8], reply: Option<&Reply>) -> Outcome {
-    Outcome::Fail(Failure {
-        reason: reason.into(),
-        request: Some(wire::show(request, SHOWN)),
-        reply: reply.map(|r| wire::show(&r.line, SHOWN)),
-    })
-}
 
 fn skip(reason: &str) -> Outcome {
     Outcome::Skip(reason.into())

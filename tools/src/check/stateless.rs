@@ -12,8 +12,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use super::ctx::{Ctx, NoReply, Results, joined};
-use super::probes::fail;
+use super::ctx::{Ctx, NoReply, Results, fail, joined};
 use super::report::Outcome;
 use super::wire;
 
@@ -28,7 +27,7 @@ use super::wire;
 /// legacy semantics for a process (`basic/versioning.mdx`), and the probe
 /// sends none. See `judge` for why the other request's answers are not
 /// judged.
-pub fn stateless(cx: &mut Ctx) -> Results {
+pub(crate) fn stateless(cx: &mut Ctx) -> Results {
     const ID: &str = "stateless.fresh-and-later";
     let valid = wire::request(
         &wire::string_id("valid"),

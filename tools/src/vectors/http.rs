@@ -7,8 +7,8 @@
 //!
 //! | level | passes when |
 //! | --- | --- |
-//! | `must`, `should` | the status is `expect.status` where the specification fixes one (else any); when `expect` names an outcome, the body's JSON-RPC response (as `application/json`, or among the events of a `text/event-stream`) is what [`super::meets`] says |
-//! | `textbook` | as above, and the body's JSON equals the reference's but for the error's wording and `data` ([`super::textbook_equal`]); an empty body where the reference's is empty |
+//! | `must`, `should` | the status is `expect.status` where the specification fixes one (else any); when `expect` names an outcome, the body's JSON-RPC response (as `application/json`, or among the events of a `text/event-stream`) is what [`super::format::meets`] says |
+//! | `textbook` | as above, and the body's JSON equals the reference's but for the error's wording and `data` ([`super::format::textbook_equal`]); an empty body where the reference's is empty |
 //! | `canonical` | the status, the `content-type` and the body bytes are the reference's |
 //!
 //! The report has one line per level; the exit code rests on `must` alone
@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use super::LEVELS;
+use super::format::LEVELS;
 use crate::http_client::{self, Request, Response, Url};
 
 /// The HTTP vectors, as committed.
@@ -94,7 +94,7 @@ fn judge(v: &Value, response: &Response) -> Vec<&'static str> {
         } else {
             &got_body
         };
-        super::meets(&expect, raw)
+        super::format::meets(&expect, raw)
     };
     let level = v.get("level").and_then(Value::as_str).unwrap_or("must");
     let reference_body = want.get("body").and_then(Value::as_str).unwrap_or_default();
@@ -115,7 +115,7 @@ fn judge(v: &Value, response: &Response) -> Vec<&'static str> {
                         && if reference_body.is_empty() {
                             response.body.is_empty()
                         } else {
-                            super::textbook_equal(reference_body.as_bytes(), &got_body)
+                            super::format::textbook_equal(reference_body.as_bytes(), &got_body)
                         }
                 }
                 other => own(other),

@@ -19,7 +19,7 @@ use std::time::Instant;
 
 use serde_json::Value;
 
-use super::replay::{Options, Process, Read, grace, is_reply_to, missing, sync_line};
+use super::process::{Options, Process, Read, grace, is_reply_to, missing, sync_line};
 use crate::check::stateless::{judge, kind};
 
 /// What the probe found.

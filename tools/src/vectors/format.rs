@@ -1,0 +1,483 @@
+//! The vector format (`vectors/`, format 4 in `docs/vectors.md`): the
+//! committed files, built into this binary, parsed into [`Vector`]s, and
+//! how a reply is judged at each verdict level (`must`, `should`,
+//! `textbook`, `canonical`): at its own level against what the vector's
+//! `expect` says its source requires, at `textbook` against the
+//! reference's reply with wording and `error.data` left out, at
+//! `canonical` byte for byte. No process is run here (`super::process`,
+//! `super::replay`), and no rule is decided: the rows a vector exercises
+//! are named by its `rule` (a row id of docs/behavior.md).
+
+use std::collections::HashMap;
+
+use serde_json::Value;
+use serde_json::value::RawValue;
+
+/// The vector files, in replay order, with their text.
+const FILES: [(&str, &str); 5] = [
+    ("generic", include_str!("../../../vectors/generic.jsonl")),
+    ("textbook", include_str!("../../../vectors/textbook.jsonl")),
+    ("stock", include_str!("../../../vectors/stock.jsonl")),
+    (
+        "short-lines",
+        include_str!("../../../vectors/short-lines.jsonl"),
+    ),
+    ("legacy", include_str!("../../../vectors/legacy.jsonl")),
+];
+
+/// The fixtures (`vectors/configs/<name>.json`) a server can be started
+/// with for `--fixture`.
+pub const FIXTURES: [&str; 4] = ["textbook", "stock", "short-lines", "legacy"];
+
+/// One request line, what the vector's level requires of the reply, and
+/// the reference's reply.
+#[derive(Debug, Clone)]
+pub struct Step {
+    /// The bytes to write, without the newline.
+    pub request: Vec<u8>,
+    /// For a step of a sequence (format 3): the level its `expect` is
+    /// judged at and the statement or rule that gives it (the row that
+    /// decided its reply); `None` for a single vector, whose `expect` is
+    /// judged at the vector's level.
+    pub level: Option<(String, String)>,
+    /// What the level requires (`None`: silence): the `expect` member.
+    pub expect: Option<Value>,
+    /// The reference's reply line, or `None` for no reply.
+    pub reply: Option<String>,
+}
+
+/// The verdict levels, weakest claim first (docs/vectors.md, "Levels"); a
+/// verdict asked for at a level counts the failures of every level up to
+/// it.
+pub const LEVELS: [&str; 4] = ["must", "should", "textbook", "canonical"];
+
+/// One vector.
+#[derive(Debug, Clone)]
+pub struct Vector {
+    /// Its stable id.
+    pub id: String,
+    /// The docs/behavior.md row it exercises.
+    pub rule: String,
+    /// Its flags (`decision`, `generic`, `generated`).
+    pub flags: Vec<String>,
+    /// The level its outcome is judged at (`must`, `should`, `textbook`,
+    /// `canonical`).
+    pub level: String,
+    /// The statement (docs/spec-coverage.md) or rule it rests on.
+    pub source: String,
+    /// The fixture its replies were made with.
+    pub config: String,
+    /// Its steps: one for a single vector.
+    pub steps: Vec<Step>,
+    /// Whether it is a sequence (replayed on a fresh process, stdin closed
+    /// after the last step).
+    pub sequence: bool,
+}
+
+impl Vector {
+    /// Whether the vector holds for any server (flag `generic`).
+    pub fn is_generic(&self) -> bool {
+        self.flags.iter().any(|f| f == "generic")
+    }
+
+    /// The levels this vector is judged at, replayed with `fixture`: its
+    /// own, `textbook`, and `canonical` unless the server runs another
+    /// fixture than the one the reply was made with (a `generic` vector
+    /// replayed with `--fixture stock`).
+    pub fn levels(&self, fixture: Option<&str>) -> Vec<&'static str> {
+        let exact = fixture.is_none_or(|f| f == self.config);
+        LEVELS
+            .into_iter()
+            .filter(|l| {
+                *l == self.level
+                    || *l == "textbook"
+                    || (*l == "canonical" && exact)
+                    || self.steps.iter().any(|s| s.judged_at(l))
+            })
+            .collect()
+    }
+
+    /// Whether `step`'s `expect` is judged at `level` (`must` or
+    /// `should`): at its own level for a step of a sequence, at the
+    /// vector's for a single vector.
+    fn expect_judged_at(&self, step: &Step, level: &str) -> bool {
+        match &step.level {
+            Some(_) => step.judged_at(level),
+            None => self.level == level,
+        }
+    }
+}
+
+impl Step {
+    fn judged_at(&self, level: &str) -> bool {
+        self.level.as_ref().is_some_and(|(l, _)| l == level)
+    }
+}
+
+fn unhex(text: &str) -> Result<Vec<u8>, String> {
+    let digit = |b: u8| (b as char).to_digit(16).ok_or("a non-hex digit");
+    let bytes = text.as_bytes();
+    if !bytes.len().is_multiple_of(2) {
+        return Err("an odd number of hex digits".into());
+    }
+    bytes
+        .chunks(2)
+        .map(|pair| match pair {
+            [hi, lo] => Ok((digit(*hi)? * 16 + digit(*lo)?) as u8),
+            _ => Err("an odd number of hex digits".into()),
+        })
+        .collect()
+}
+
+fn step(v: &Value) -> Result<Step, String> {
+    let request = match (v.get("request"), v.get("request_hex")) {
+        (Some(Value::String(s)), None) => s.as_bytes().to_vec(),
+        (None, Some(Value::String(h))) => unhex(h)?,
+        _ => return Err("a step needs exactly one of request and request_hex".into()),
+    };
+    let reply = match v.get("reply") {
+        Some(Value::String(s)) => Some(s.clone()),
+        Some(Value::Null) => None,
+        _ => return Err("reply must be a string or null".into()),
+    };
+    let expect = match v.get("expect") {
+        Some(Value::Null) => None,
+        Some(e @ Value::Object(_)) => Some(e.clone()),
+        _ => return Err("expect must be an object or null".into()),
+    };
+    let level = match (v.get("level"), v.get("source")) {
+        (Some(Value::String(l)), Some(Value::String(s))) if LEVELS.contains(&l.as_str()) => {
+            Some((l.clone(), s.clone()))
+        }
+        (None, None) => None,
+        _ => return Err("a step has a known level and a source, or neither".into()),
+    };
+    Ok(Step {
+        request,
+        level,
+        expect,
+        reply,
+    })
+}
+
+fn parse(line: &str) -> Result<Vector, String> {
+    let v: Value = serde_json::from_str(line).map_err(|e| e.to_string())?;
+    let text = |k: &str| {
+        v.get(k)
+            .and_then(Value::as_str)
+            .map(String::from)
+            .ok_or(format!("{k} must be a string"))
+    };
+    let (steps, sequence) = match v.get("steps") {
+        Some(Value::Array(steps)) => (steps.iter().map(step).collect::<Result<_, _>>()?, true),
+        // A single vector's level and source are the vector's own.
+        None => (
+            vec![Step {
+                level: None,
+                ..step(&v)?
+            }],
+            false,
+        ),
+        Some(_) => return Err("steps must be an array".into()),
+    };
+    let flags = v
+        .get("flags")
+        .and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(Value::as_str)
+                .map(String::from)
+                .collect()
+        })
+        .ok_or("flags must be an array")?;
+    let level = text("level")?;
+    if !LEVELS.contains(&level.as_str()) {
+        return Err(format!("unknown level {level}"));
+    }
+    Ok(Vector {
+        id: text("id")?,
+        rule: text("rule")?,
+        flags,
+        level,
+        source: text("source")?,
+        config: text("config")?,
+        steps,
+        sequence,
+    })
+}
+
+/// The vectors to replay: every `generic` one, then, with a fixture, every
+/// vector of that fixture. `Err` names an unknown fixture.
+pub fn select(fixture: Option<&str>) -> Result<Vec<Vector>, String> {
+    if let Some(name) = fixture
+        && !FIXTURES.contains(&name)
+    {
+        return Err(format!(
+            "no fixture {name}: the fixtures are {}",
+            FIXTURES.join(", ")
+        ));
+    }
+    let mut out = Vec::new();
+    for (file, text) in FILES {
+        if file != "generic" && Some(file) != fixture {
+            continue;
+        }
+        for (n, line) in text.lines().enumerate() {
+            let v = parse(line).map_err(|e| format!("vectors/{file}.jsonl line {}: {e}", n + 1))?;
+            out.push(v);
+        }
+    }
+    Ok(out)
+}
+
+/// The id of a reply line as a comparable token: a string's value, or a
+/// number's (or null's) literal text. `None` when the line is no JSON
+/// object.
+fn id_token(line: &str) -> Option<Result<String, String>> {
+    let members: HashMap<String, Box<RawValue>> = serde_json::from_str(line).ok()?;
+    Some(token(members.get("id").map_or("null", |r| r.get())))
+}
+
+/// A raw id as a comparable token.
+fn token(raw: &str) -> Result<String, String> {
+    let raw = raw.trim();
+    if raw.starts_with('"') {
+        serde_json::from_str::<String>(raw)
+            .map(|s| format!("s:{s}"))
+            .map_err(|e| e.to_string())
+    } else {
+        Ok(format!("n:{raw}"))
+    }
+}
+
+/// Whether a reply line's id is the id of `expected` (a line, or an id's
+/// own JSON text).
+pub(crate) fn same_id(line: &str, expected: &str) -> bool {
+    let want = if expected.trim_start().starts_with('{') {
+        id_token(expected)
+    } else {
+        Some(token(expected))
+    };
+    match (want, id_token(line)) {
+        (Some(Ok(a)), Some(Ok(b))) => a == b,
+        _ => false,
+    }
+}
+
+/// Whether `got` is what `expect` requires (docs/vectors.md, "Levels"):
+/// a JSON object with `"jsonrpc":"2.0"` and the expected id; for
+/// `error`, an `error` (no `result`) whose integer code is among `codes`
+/// when they are given, and when it is `-32022` and `requested` is given,
+/// whose `data` lists the supported versions and names `requested`
+/// (VER-01, judged as `check`'s `version.unsupported` judges it); for
+/// `result`, a `result` object (no `error`) with
+/// `resultType` `"complete"` and the expected `isError` (absent: false);
+/// for `versions` (an `initialize`, VER-07), a legacy `InitializeResult`
+/// or an error naming one of `versions`, judged as `check`'s
+/// `initialize.answer` judges it.
+pub fn meets(expect: &Value, got: &[u8]) -> bool {
+    let Some((id, have)) = members(got) else {
+        return false;
+    };
+    let want = expect.get("id").and_then(Value::as_str).unwrap_or_default();
+    if have.get("jsonrpc") != Some(&Value::from("2.0")) || !same_token(&id, want) {
+        return false;
+    }
+    let (result, error) = (have.get("result"), have.get("error"));
+    match expect.get("outcome").and_then(Value::as_str) {
+        Some("reply") => result.is_some() != error.is_some(),
+        Some("versions") => {
+            let versions: Vec<String> = expect
+                .get("versions")
+                .and_then(Value::as_array)
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|v| v.as_str().map(String::from))
+                        .collect()
+                })
+                .unwrap_or_default();
+            !versions.is_empty()
+                && (result.is_some() != error.is_some())
+                && crate::check::probes::initialize_verdict(&Value::Object(have.clone()), &versions)
+                    .is_none()
+        }
+        Some("error") => {
+            let code = error.and_then(|e| e.get("code")).and_then(Value::as_i64);
+            let codes: Vec<i64> = expect
+                .get("codes")
+                .and_then(Value::as_array)
+                .map(|a| a.iter().filter_map(Value::as_i64).collect())
+                .unwrap_or_default();
+            // A -32022 lists the versions and names the one asked for
+            // (VER-01), when the vector says which one that is.
+            let listed = match (code, expect.get("requested").and_then(Value::as_str)) {
+                (Some(-32022), Some(asked)) => {
+                    crate::check::probes::unsupported_verdict(&Value::Object(have.clone()), asked)
+                        .is_none()
+                }
+                _ => true,
+            };
+            result.is_none()
+                && code.is_some_and(|c| codes.is_empty() || codes.contains(&c))
+                && listed
+        }
+        Some("result") => {
+            let is_error = result
+                .and_then(|r| r.get("isError"))
+                .and_then(Value::as_bool)
+                .unwrap_or(false);
+            let want = expect
+                .get("isError")
+                .and_then(Value::as_bool)
+                .unwrap_or(false);
+            error.is_none()
+                && result.is_some_and(Value::is_object)
+                && result.and_then(|r| r.get("resultType")) == Some(&Value::from("complete"))
+                && is_error == want
+        }
+        _ => false,
+    }
+}
+
+/// A reply with what the `textbook` level leaves to the server taken out:
+/// the error's wording and its optional `data`, and the result's `_meta`
+/// members other than serverInfo.
+fn textbook_form(mut v: Value) -> Value {
+    if let Some(error) = v.get_mut("error").and_then(Value::as_object_mut) {
+        error.remove("message");
+        error.remove("data");
+    }
+    if let Some(meta) = v
+        .pointer_mut("/result/_meta")
+        .and_then(Value::as_object_mut)
+    {
+        meta.retain(|k, _| k == SERVER_INFO);
+    }
+    v
+}
+
+/// The one `_meta` member of a result the `textbook` level compares.
+const SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
+
+/// The `textbook` judgement of `got` against the reference's `reply`: the
+/// same JSON value (member order free) but for the error's wording and
+/// `data`, and the id as [`same_id`] reads it. For a `generic` vector,
+/// whose results depend on the server's own tools: an error with the
+/// reference's code, or a complete result.
+fn textbook(v: &Vector, reply: &str, got: &[u8]) -> bool {
+    let (Some((want_id, want)), Some((have_id, have))) = (members(reply.as_bytes()), members(got))
+    else {
+        return false;
+    };
+    if v.is_generic() {
+        let mut expect = serde_json::Map::new();
+        expect.insert("id".into(), Value::from(want_id));
+        expect.insert("outcome".into(), Value::from("result"));
+        if let Some(code) = want.get("error").and_then(|e| e.get("code")) {
+            expect.insert("outcome".into(), Value::from("error"));
+            expect.insert("codes".into(), Value::Array(vec![code.clone()]));
+        }
+        return meets(&Value::Object(expect), got);
+    }
+    same_token(&have_id, &want_id)
+        && textbook_form(Value::Object(want)) == textbook_form(Value::Object(have))
+}
+
+/// The `textbook` judgement of a whole reply against the reference's, for
+/// a vector whose results do not depend on the server's tools (the HTTP
+/// vectors, [`http`]): the same JSON value but for the error's wording and
+/// `data` and further `_meta` members, the id compared as written.
+pub fn textbook_equal(reply: &[u8], got: &[u8]) -> bool {
+    let (Some((want_id, want)), Some((have_id, have))) = (members(reply), members(got)) else {
+        return false;
+    };
+    same_token(&have_id, &want_id)
+        && textbook_form(Value::Object(want)) == textbook_form(Value::Object(have))
+}
+
+/// A line's id (its raw text, `null` when absent) and its other members
+/// as JSON values (an id of any size is kept as written); `None` when the
+/// line is no JSON object.
+fn members(line: &[u8]) -> Option<(String, serde_json::Map<String, Value>)> {
+    let text = std::str::from_utf8(line).ok()?;
+    let raw: HashMap<String, Box<RawValue>> = serde_json::from_str(text).ok()?;
+    let mut id = "null".to_string();
+    let mut out = serde_json::Map::new();
+    for (name, value) in raw {
+        if name == "id" {
+            id = value.get().to_string();
+        } else {
+            out.insert(name, serde_json::from_str(value.get()).ok()?);
+        }
+    }
+    Some((id, out))
+}
+
+/// Whether two raw ids are the same id (as [`same_id`] compares them).
+fn same_token(a: &str, b: &str) -> bool {
+    matches!((token(a), token(b)), (Ok(x), Ok(y)) if x == y)
+}
+
+/// The levels at which a step fails, given what came back (`None`: no
+/// line): for each level of the vector, its own judgement (`must` and
+/// `should` only where the step's `expect` is judged at that level).
+pub fn failed_levels(
+    v: &Vector,
+    fixture: Option<&str>,
+    step: &Step,
+    got: Option<&[u8]>,
+) -> Vec<&'static str> {
+    v.levels(fixture)
+        .into_iter()
+        .filter(|level| {
+            let judged =
+                matches!(*level, "canonical" | "textbook") || v.expect_judged_at(step, level);
+            let ok = match (&step.reply, got) {
+                _ if !judged => true,
+                (None, None) => true,
+                (None, Some(_)) | (Some(_), None) => false,
+                (Some(reply), Some(got)) => match *level {
+                    "canonical" => got == reply.as_bytes(),
+                    "textbook" => textbook(v, reply, got),
+                    _ => step.expect.as_ref().is_some_and(|e| meets(e, got)),
+                },
+            };
+            !ok
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The `versions` outcome (format 4, row D6): a legacy
+    /// `InitializeResult` or an error naming a listed version passes; an
+    /// error naming none, a result without `protocolVersion`, another id,
+    /// or an expect without versions does not.
+    #[test]
+    fn versions_outcome() {
+        let expect =
+            serde_json::json!({"id": "1", "outcome": "versions", "versions": ["2026-07-28"]});
+        let pass = [
+            r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32022,"message":"m","data":{"supported":["2026-07-28"]}}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"use 2026-07-28"}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}"#,
+        ];
+        for line in pass {
+            assert!(meets(&expect, line.as_bytes()), "{line}");
+        }
+        let fail = [
+            r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"Invalid params"}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32022,"message":"m","data":{"supported":["2025-11-25"]}}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"result":{"capabilities":{}}}"#,
+            r#"{"jsonrpc":"2.0","id":2,"error":{"code":-32022,"message":"2026-07-28"}}"#,
+            r#"{"jsonrpc":"2.0","id":1}"#,
+        ];
+        for line in fail {
+            assert!(!meets(&expect, line.as_bytes()), "{line}");
+        }
+        let none = serde_json::json!({"id": "1", "outcome": "versions"});
+        assert!(!meets(&none, pass[0].as_bytes()));
+    }
+}
