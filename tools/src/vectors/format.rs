@@ -385,7 +385,7 @@ fn textbook(v: &Vector, reply: &str, got: &[u8]) -> bool {
 
 /// The `textbook` judgement of a whole reply against the reference's, for
 /// a vector whose results do not depend on the server's tools (the HTTP
-/// vectors, [`http`]): the same JSON value but for the error's wording and
+/// vectors, [`super::http`]): the same JSON value but for the error's wording and
 /// `data` and further `_meta` members, the id compared as written.
 pub fn textbook_equal(reply: &[u8], got: &[u8]) -> bool {
     let (Some((want_id, want)), Some((have_id, have))) = (members(reply), members(got)) else {
