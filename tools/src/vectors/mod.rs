@@ -14,7 +14,7 @@
 //!
 //! | module | owns |
 //! | --- | --- |
-//! | [`format`](self::format) | the committed vectors, parsed, and the judgement of a reply at each level |
+//! | [`format`](mod@self::format) | the committed vectors, parsed, and the judgement of a reply at each level |
 //! | [`process`] | a server process as the replay runs it: options, reads, waits, the opening line |
 //! | `stateless` | the statelessness probe (BASE-21), run before the vectors |
 //! | `replay` | single vectors on a shared process, sequences on fresh ones, the report |
