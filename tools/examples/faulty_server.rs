@@ -16,6 +16,17 @@
 //!                           top-level members in reverse order
 //!   --deep-as-invalid       answers a line nested 128 levels deep or more
 //!                           with -32600 instead of -32700
+//!   --parse-error-as-invalid
+//!                           answers every line that is not JSON with
+//!                           -32600 instead of -32700 (an error with id
+//!                           null still: JRPC-03 holds; row E1's code does
+//!                           not)
+//!   --version-once          checks the protocol version only until a
+//!                           request of another method than
+//!                           server/discover has got a result, and serves
+//!                           any version as 2026-07-28 after that, as a
+//!                           port on the official TypeScript SDK 2.4 does
+//!                           (BASE-21 and VER-01)
 //!   --leak-forbidden        shows any existing order, whoever owns it
 //!   --drop-at-eof           exits at end-of-file without answering what is
 //!                           still queued (each request takes 20 ms)
@@ -65,6 +76,8 @@ struct Faults {
     skip_version_check: bool,
     no_result_type: bool,
     deep_as_invalid: bool,
+    parse_error_as_invalid: bool,
+    version_once: bool,
     restyle: bool,
     leak_forbidden: bool,
     drop_at_eof: bool,
@@ -88,6 +101,8 @@ fn parse() -> Result<Faults, String> {
             "--skip-version-check" => f.skip_version_check = true,
             "--no-result-type" => f.no_result_type = true,
             "--deep-as-invalid" => f.deep_as_invalid = true,
+            "--parse-error-as-invalid" => f.parse_error_as_invalid = true,
+            "--version-once" => f.version_once = true,
             "--restyle" => f.restyle = true,
             "--leak-forbidden" => f.leak_forbidden = true,
             "--drop-at-eof" => f.drop_at_eof = true,
@@ -202,6 +217,9 @@ fn main() -> ExitCode {
     // With --first-line-decides: whether the first line made this a
     // connection of the handshake era.
     let mut handshake_era: Option<bool> = None;
+    // With --version-once: whether a request of another method than
+    // server/discover has got a result, after which no version is checked.
+    let mut version_seen = false;
     for line in rx {
         let parsed = serde_json::from_slice::<Value>(&line).ok();
         let modern = parsed
@@ -229,8 +247,16 @@ fn main() -> ExitCode {
                 "{}\n",
                 serde_json::json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}})
             )),
-            None => handle(&server, &faults, &line),
+            None => handle(&server, &faults, &line, version_seen),
         };
+        if faults.version_once
+            && method.as_deref().is_some_and(|m| m != "server/discover")
+            && reply.as_deref().is_some_and(|r| {
+                serde_json::from_str::<Value>(r).is_ok_and(|v| v.get("result").is_some())
+            })
+        {
+            version_seen = true;
+        }
         // Only a reply with an id can be told from the others when late.
         let late = faults.late_tool_calls
             && serde_json::from_slice::<Value>(&line)
@@ -283,7 +309,7 @@ fn random() -> u64 {
 }
 
 /// The reply to one line, newline included, as the faults make it.
-fn handle(server: &Server, faults: &Faults, line: &[u8]) -> Option<String> {
+fn handle(server: &Server, faults: &Faults, line: &[u8], version_seen: bool) -> Option<String> {
     let parsed: Option<Value> = serde_json::from_slice(line).ok();
     let method = parsed
         .as_ref()
@@ -292,9 +318,10 @@ fn handle(server: &Server, faults: &Faults, line: &[u8]) -> Option<String> {
     if faults.stderr_noise {
         eprintln!("faulty_server: got a line of {} bytes", line.len());
     }
-    if faults.deep_as_invalid
-        && serde_json::from_slice::<Value>(line)
-            .is_err_and(|e| e.to_string().contains("recursion limit"))
+    if (faults.deep_as_invalid || faults.parse_error_as_invalid)
+        && serde_json::from_slice::<Value>(line).is_err_and(|e| {
+            faults.parse_error_as_invalid || e.to_string().contains("recursion limit")
+        })
     {
         return Some(
             "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32600,\"message\":\"Invalid Request\"}}\n"
@@ -313,7 +340,7 @@ fn handle(server: &Server, faults: &Faults, line: &[u8]) -> Option<String> {
         thread::sleep(Duration::from_millis(20));
     }
     let rewritten;
-    let line = match (faults.skip_version_check, &parsed) {
+    let line = match (faults.skip_version_check || version_seen, &parsed) {
         (true, Some(v)) => {
             match v["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"].as_str() {
                 Some(asked) if !server.config().versions().iter().any(|s| s == asked) => {

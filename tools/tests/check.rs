@@ -171,6 +171,60 @@ fn taking_the_era_from_the_first_line_fails_stateless_only() {
 }
 
 #[test]
+fn checking_the_version_only_until_a_tools_list_fails_the_warm_run_only() {
+    // As a port on the official TypeScript SDK 2.4: version.unsupported
+    // passes on a fresh process; after a valid tools/list it gets a result.
+    let report = run(fixture::faulty(&["--version-once"]), PATIENT);
+    assert_fails_exactly(&report, &["stateless.warm"]);
+    assert_eq!(report.outcome("version.unsupported"), Some(&Outcome::Pass));
+    let Some(Outcome::Fail(f)) = report.outcome("stateless.warm") else {
+        unreachable!()
+    };
+    assert!(
+        f.reason.starts_with(
+            "version.unsupported passes on a fresh process and fails after a valid tools/list \
+             on the same process: the answer depends on earlier requests; there VER-01 fails \
+             too: expected error -32022, got a result"
+        ),
+        "{}",
+        f.reason
+    );
+    // Both answers, and the request that came before.
+    let reply = f.reply.as_deref().unwrap_or_default();
+    assert!(
+        reply.starts_with("fresh: {\"jsonrpc\":\"2.0\",\"id\":10,\"error\":{\"code\":-32022")
+            && reply.contains("\nwarm:  {\"jsonrpc\":\"2.0\",\"id\":10,\"result\":"),
+        "{reply}"
+    );
+    let request = f.request.as_deref().unwrap_or_default();
+    assert!(
+        request.starts_with(r#"{"jsonrpc":"2.0","id":"warm-tools-list","method":"tools/list""#),
+        "{request}"
+    );
+    let table = report.table();
+    assert!(table.contains("MUST by BASE-21"), "{table}");
+    assert_eq!(report.verdict(), Verdict::Fail);
+}
+
+#[test]
+fn a_parse_error_with_another_code_fails_its_code_check_at_textbook_only() {
+    // -32600 for a line that is not JSON: still an error with id null
+    // (JRPC-03 holds); row E1's -32700 is the vectors' textbook level.
+    let report = run(fixture::faulty(&["--parse-error-as-invalid"]), PATIENT);
+    assert_fails_exactly(&report, &["jsonrpc.parse-error-code"]);
+    let Some(Outcome::Fail(f)) = report.outcome("jsonrpc.parse-error-code") else {
+        unreachable!()
+    };
+    assert_eq!(
+        f.reason,
+        "got error -32600; row E1 (the vectors' textbook level) has -32700"
+    );
+    assert!(report.table().contains("TEXTBOOK by textbook:E1"));
+    assert_eq!(report.verdict(), Verdict::Pass);
+    assert_eq!(report.verdict().exit_code(), 0);
+}
+
+#[test]
 fn a_log_line_on_stdout_fails_stdout_json_rpc_only() {
     // The checker reads past the stray line: every other check still passes.
     let report = run(fixture::faulty(&["--log-on-stdout"]), PATIENT);
@@ -215,8 +269,11 @@ fn a_hang_times_out_that_check_and_the_rest_run() {
         "{}",
         f.reason
     );
-    // The hung process was replaced: one more than the six a run needs.
-    assert_eq!(report.processes, 7, "{}", report.table());
+    // The hung process was replaced, on the first run and on the warm
+    // run: two more than the eight a run needs (the shared process, the
+    // warm run's, the shared one after it for the robust checks, and the
+    // five of the checks that need a process of their own).
+    assert_eq!(report.processes, 10, "{}", report.table());
 }
 
 #[test]

@@ -62,6 +62,27 @@ pub fn level_of_keyword(keyword: &str) -> Option<&'static str> {
     }
 }
 
+/// The code row `id` fixes and the level the vectors require that code at:
+/// the row's own level when its source allows only such codes (`codes`
+/// lists it: `M1`'s `-32602` at `must`), else `textbook`, where every
+/// vector is judged against the reference's reply, code included (`E1`'s
+/// `-32700`: JSON-RPC requires an error, not its code). `check` asks this
+/// for the level of its code checks, so both tools judge a code alike.
+/// `None`: the row fixes no code.
+pub fn code_level(id: &str) -> Option<(i64, &'static str)> {
+    let row = row(id)?;
+    let code = row.code?;
+    let own = LEVELS.iter().copied().find(|l| *l == row.level)?;
+    Some((
+        code,
+        if row.codes.contains(&code) {
+            own
+        } else {
+            "textbook"
+        },
+    ))
+}
+
 /// Every row, in registry order (empty if the registry does not parse;
 /// `tests/rows.rs` fails then).
 pub fn rows() -> &'static [Row] {
@@ -85,5 +106,24 @@ pub fn fixed(id: &str) -> (i64, String) {
             ..
         }) => (*code, message.clone()),
         _ => (0, format!("docs/rows.json has no fixed error for row {id}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A code is required at the row's level only where the row's source
+    /// allows only such codes; elsewhere the vectors' `textbook` level
+    /// judges it.
+    #[test]
+    fn the_level_of_a_rows_code() {
+        assert_eq!(code_level("E1"), Some((-32700, "textbook")));
+        assert_eq!(code_level("E5"), Some((-32600, "textbook")));
+        assert_eq!(code_level("D4"), Some((-32601, "textbook")));
+        assert_eq!(code_level("M1"), Some((-32602, "must")));
+        assert_eq!(code_level("D3"), Some((-32602, "should")));
+        assert_eq!(code_level("T4"), None);
+        assert_eq!(code_level("no such row"), None);
     }
 }

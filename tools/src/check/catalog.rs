@@ -125,14 +125,28 @@ pub const CHECKS: &[CheckInfo] = &[
         "jsonrpc.parse-error",
         "JRPC-03",
         "JSON-RPC 2.0 sections 5 and 5.1; basic/index.mdx#error-responses",
-        "a line that is not valid JSON gets an error with id null (-32700 is the reference's code, not judged here)",
+        "a line that is not valid JSON gets an error with id null (its code is jsonrpc.parse-error-code's)",
     ),
     check(
         Level::Must,
         "jsonrpc.not-object",
         "JRPC-03",
         "JSON-RPC 2.0 sections 5 and 5.1; basic/index.mdx#messages",
-        "JSON that is not an object (a number, a string, null, true, an empty array) gets an error with id null (-32600 is the reference's code, not judged here)",
+        "JSON that is not an object (a number, a string, null, true, an empty array) gets an error with id null (its code is jsonrpc.not-object-code's)",
+    ),
+    check(
+        Level::Textbook,
+        "jsonrpc.parse-error-code",
+        "textbook:E1",
+        "JSON-RPC 2.0 section 5.1; docs/behavior.md row E1",
+        "the error a line that is not valid JSON gets has JSON-RPC's code -32700 (the vectors judge the code at textbook: JSON-RPC requires an error, not its code)",
+    ),
+    check(
+        Level::Textbook,
+        "jsonrpc.not-object-code",
+        "textbook:E5",
+        "JSON-RPC 2.0 section 5.1; docs/behavior.md rows E5 and E6",
+        "the error JSON that is not an object gets has JSON-RPC's code -32600 (the vectors judge the code at textbook)",
     ),
     check(
         Level::Must,
@@ -196,6 +210,13 @@ pub const CHECKS: &[CheckInfo] = &[
         "BASE-21",
         "basic/index.mdx#statelessness",
         "a valid server/discover gets the same answer (error code, result or silence) as a process's first line and after one without _meta: no context is taken from an earlier request",
+    ),
+    check(
+        Level::Must,
+        "stateless.warm",
+        "BASE-21",
+        "basic/index.mdx#statelessness",
+        "every request check above gets the same verdict on a warm process (each request after a valid server/discover and tools/list) as on the fresh one: no context is taken from earlier requests",
     ),
     check(
         Level::Should,
@@ -304,6 +325,27 @@ mod tests {
                 level.get_or_insert(this);
             }
             assert_eq!(level, Some(c.level), "{}: {}", c.id, c.source);
+        }
+    }
+
+    /// The checks of a JSON-RPC code are at the level the vectors judge
+    /// that code at (`model::rows::code_level`, one place for both).
+    #[test]
+    fn code_checks_are_at_the_vectors_level() {
+        for (id, row) in [
+            ("jsonrpc.parse-error-code", "E1"),
+            ("jsonrpc.not-object-code", "E5"),
+            ("method.unknown", "D4"),
+            ("tools.call-unknown", "T3"),
+            ("meta.missing", "M1"),
+            ("meta.protocol-version", "M5"),
+            ("meta.client-capabilities", "M8"),
+        ] {
+            let level = mcp_reference_testkit::model::rows::code_level(row)
+                .map(|(_, level)| level)
+                .unwrap_or_default();
+            let check = find(id).map(|c| c.level.as_str().to_ascii_lowercase());
+            assert_eq!(check.as_deref(), Some(level), "{id} against row {row}");
         }
     }
 

@@ -131,6 +131,24 @@ pub struct Ctx {
     stderr_bytes: u64,
     /// What the checks learned.
     pub facts: Facts,
+    /// Every request [`Ctx::ask`] made, in order (for the warm runs).
+    pub asked: Vec<Asked>,
+    /// Whether [`Ctx::ask`] warms the process before each request.
+    warm: bool,
+}
+
+/// One request [`Ctx::ask`] made, as shown in a report.
+#[derive(Debug, Clone)]
+pub struct Asked {
+    /// The request.
+    pub request: String,
+    /// The valid requests sent before it on a warm run (none on a fresh
+    /// one).
+    pub before: Vec<String>,
+    /// The reply, or why none came.
+    pub reply: String,
+    /// Whether it was asked on a warm run.
+    pub warm: bool,
 }
 
 impl Ctx {
@@ -150,6 +168,8 @@ impl Ctx {
             processes: 1,
             stderr_bytes: 0,
             facts: Facts::default(),
+            asked: Vec::new(),
+            warm: false,
         })
     }
 
@@ -338,9 +358,52 @@ impl Ctx {
     }
 
     /// One request to the shared process; its reply is the response with
-    /// its id (or, when its id cannot be read, the next response).
+    /// its id (or, when its id cannot be read, the next response). On a
+    /// warm run ([`Ctx::set_warm`]) the valid requests of
+    /// [`wire::warm_up`] go first, each answered before the request is
+    /// sent; one that gets no reply ends the exchange with its error.
     pub fn ask(&mut self, line: &[u8], method: Option<&str>) -> Result<Reply, NoReply> {
-        self.exchange(&[line], method, None)
+        let mut before = Vec::new();
+        let warm = if self.warm {
+            wire::warm_up(method)
+        } else {
+            Vec::new()
+        };
+        for (warm_line, warm_method) in warm {
+            before.push(wire::show(&warm_line, SHOWN));
+            if let Err(e) = self.exchange(&[&warm_line], Some(warm_method), None) {
+                self.note(line, before, &Err(self.describe(&e)));
+                return Err(e);
+            }
+        }
+        let result = self.exchange(&[line], method, None);
+        let shown = match &result {
+            Ok(reply) => Ok(wire::show(&reply.line, SHOWN)),
+            Err(e) => Err(self.describe(e)),
+        };
+        self.note(line, before, &shown);
+        result
+    }
+
+    fn note(&mut self, line: &[u8], before: Vec<String>, reply: &Result<String, String>) {
+        self.asked.push(Asked {
+            request: wire::show(line, SHOWN),
+            before,
+            reply: match reply {
+                Ok(line) => line.clone(),
+                Err(why) => format!("({why})"),
+            },
+            warm: self.warm,
+        });
+    }
+
+    /// Turns warm runs on or off; either way the shared process is
+    /// retired, so a warm run starts on a process of its own.
+    pub fn set_warm(&mut self, warm: bool) {
+        self.warm = warm;
+        if let Some(p) = self.shared.take() {
+            self.retire(p, Duration::ZERO);
+        }
     }
 
     /// The outcome of a check whose request got no reply it could be

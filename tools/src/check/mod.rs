@@ -18,6 +18,8 @@
 //! | [`ctx`] | the shared process ([`crate::process`]), waits and the run's deadline, pairing replies with requests |
 //! | [`wire`] | request lines, pairing replies, raw ids, envelope rules |
 //! | [`probes`] | the checks' exchanges and verdicts |
+//! | `stateless` | `stateless.fresh-and-later`, on two processes of its own |
+//! | `warm` | `stateless.warm`: the request checks again on a warm process |
 //! | [`report`] | outcomes, verdict, table and JSON |
 //! | [`http`] | `check --http URL`: the Streamable HTTP binding's checks, over [`crate::http_client`] |
 //!
@@ -31,6 +33,7 @@ pub mod http;
 pub mod probes;
 pub mod report;
 pub(crate) mod stateless;
+mod warm;
 pub mod wire;
 
 use std::ffi::OsString;
@@ -110,22 +113,32 @@ pub fn run(options: &Options) -> Result<Report, RunError> {
         run: options.deadline,
     };
     let mut cx = probes::Ctx::start(launch, waits).map_err(RunError::Spawn)?;
-    let groups: [fn(&mut probes::Ctx) -> probes::Results; 12] = [
+    // The request checks: on the shared process, then again on a warm one
+    // (`warm`), where each of their requests follows valid requests of
+    // other methods.
+    let requests: [warm::Group; 7] = [
         probes::discover,
         probes::version,
         probes::meta,
         probes::method,
         probes::jsonrpc,
         probes::ids,
-        probes::notifications,
         probes::tools,
+    ];
+    let others: [warm::Group; 5] = [
+        probes::notifications,
         probes::initialize,
         stateless::stateless,
         probes::eof,
         probes::robust,
     ];
     let mut results = Vec::new();
-    for group in groups {
+    for group in requests {
+        results.extend(group(&mut cx));
+    }
+    let warm = warm::warm(&mut cx, &requests, &results);
+    results.extend(warm);
+    for group in others {
         results.extend(group(&mut cx));
     }
     cx.finish();

@@ -53,6 +53,21 @@ pub fn notification(method: &str, params: &Value) -> Vec<u8> {
         .into_bytes()
 }
 
+/// The valid requests a warm run (`super::warm`) sends before a request
+/// for `method` (`None`: a line with no readable method): a
+/// `server/discover` and a `tools/list`, each unless it is `method`
+/// itself, with ids of their own; each line and its method.
+pub fn warm_up(method: Option<&str>) -> Vec<(Vec<u8>, &'static str)> {
+    ["server/discover", "tools/list"]
+        .into_iter()
+        .filter(|m| method != Some(*m))
+        .map(|m| {
+            let id = string_id(&format!("warm-{}", m.replace('/', "-")));
+            (request(&id, m, &params()), m)
+        })
+        .collect()
+}
+
 /// A string id's JSON text.
 pub fn string_id(s: &str) -> String {
     Value::from(s).to_string()
