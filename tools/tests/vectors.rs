@@ -251,7 +251,8 @@ fn a_failure_keeps_the_server_unless_it_stops_answering() {
             &fixture::faulty(&[flag, "--slow-start", "300"]),
         );
         assert!(v.failed.len() > 1, "{flag}\n{}", v.out);
-        assert_eq!(v.starts, Some(once), "{flag}\n{}", v.out);
+        // One more start per vector failing at must, tried alone.
+        assert_eq!(v.starts, Some(once + retried(&v)), "{flag}\n{}", v.out);
     }
     let v = both(
         Some("textbook"),
@@ -394,14 +395,27 @@ fn fresh_each_gives_the_same_verdicts() {
     }
 }
 
-/// The statelessness probe passed (BASE-21).
+/// The statelessness probe passed (BASE-21), and no vector failing at
+/// must depends on earlier lines.
 fn assert_stateless(v: &Verdict) {
-    assert_eq!(
-        v.stateless.as_deref(),
-        Some("statelessness (BASE-21, must): pass"),
+    let line = v.stateless.as_deref().unwrap_or_default();
+    assert!(
+        line == "statelessness (BASE-21, must): pass"
+            || line.starts_with("statelessness (BASE-21, must): pass; 0 of "),
         "{}",
         v.out
     );
+}
+
+/// How many vectors the replay tried alone after they failed at must on
+/// the shared process, from its statelessness line (`D of R vectors`).
+fn retried(v: &Verdict) -> u64 {
+    v.stateless
+        .as_deref()
+        .and_then(|l| l.split_once(" of "))
+        .and_then(|(_, rest)| rest.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0)
 }
 
 /// Replies in another order than the requests' (a server answering
@@ -499,4 +513,64 @@ fn failing_at(out: &str, level: &str) -> BTreeSet<String> {
         .filter_map(|l| l.split(' ').next())
         .map(String::from)
         .collect()
+}
+
+/// The vectors a replayer's report says depend on earlier lines.
+fn depending(out: &str) -> BTreeSet<String> {
+    let mut ids = BTreeSet::new();
+    let mut last = None;
+    for line in out.lines() {
+        if let Some(rest) = line.strip_prefix("FAIL ") {
+            last = rest.split(' ').next().map(String::from);
+        } else if line.starts_with("  depends on earlier lines: BASE-21")
+            && let Some(id) = last.clone()
+        {
+            ids.insert(id);
+        }
+    }
+    ids
+}
+
+/// A server that checks the protocol version only until a request of
+/// another method has got a result (as a port on the official TypeScript
+/// SDK 2.4): the version vectors after a `tools/list` fail at must on the
+/// shared process and pass alone, so both replayers say they depend on
+/// earlier lines (BASE-21), in their statelessness line too, and agree
+/// line for line; the verdict stays FAIL.
+#[test]
+fn a_version_checked_once_depends_on_earlier_lines_in_both_replayers() {
+    let server = fixture::faulty(&["--version-once"]);
+    let r = rust_at(Some("textbook"), "must", &server);
+    let p = python_at(Some("textbook"), "must", &server);
+    let body = |out: &str| out.lines().skip(1).map(String::from).collect::<Vec<_>>();
+    assert_eq!(body(&r.out), body(&p.out), "{}\n---\n{}", r.out, p.out);
+    let must = failing_at(&r.out, "must");
+    assert!(must.contains("generic/M7-01"), "{}", r.out);
+    assert_eq!(depending(&r.out), must, "{}", r.out);
+    assert_eq!(
+        r.stateless,
+        Some(format!(
+            "statelessness (BASE-21, must): FAIL: the probe passed; {n} of {n} vectors failing at \
+             must on the shared process pass alone on a fresh process (their replies depend on \
+             earlier lines)",
+            n = must.len()
+        )),
+        "{}",
+        r.out
+    );
+    assert_eq!(r.code, 1, "{}", r.out);
+    // A failure that does not depend on earlier lines is not said to:
+    // --skip-version-check fails the same vectors alone too.
+    let skip = both(
+        Some("textbook"),
+        &fixture::faulty(&["--skip-version-check"]),
+    );
+    assert!(depending(&skip.out).is_empty(), "{}", skip.out);
+    assert!(
+        skip.stateless
+            .as_deref()
+            .is_some_and(|s| s.starts_with("statelessness (BASE-21, must): pass; 0 of ")),
+        "{}",
+        skip.out
+    );
 }

@@ -42,6 +42,10 @@ pub enum Outcome {
         expected: Option<String>,
         /// What came instead, as shown to a user.
         got: String,
+        /// A single vector that failed at `must` on the shared process
+        /// and passed there as a fresh process's only vector: its reply
+        /// depends on earlier lines (BASE-21).
+        depends: bool,
     },
     /// The run's deadline came first.
     NotRun,
@@ -62,6 +66,9 @@ pub struct Report {
     pub starts: usize,
     /// The statelessness probe (BASE-21), run before the vectors.
     pub stateless: Stateless,
+    /// How many single vectors failed at `must` on the shared process and
+    /// were tried once more as a fresh process's only vector.
+    pub retried: usize,
 }
 
 /// One single vector on the shared process: the request, then the probe
@@ -137,6 +144,7 @@ fn single(p: &mut Process, v: &Vector, n: usize, o: &Options, end: Instant) -> (
         step: 1,
         expected: step.reply.clone(),
         got: shown,
+        depends: false,
     };
     (outcome, answering)
 }
@@ -240,6 +248,7 @@ fn sequence(v: &Vector, o: &Options, end: Instant) -> Result<Outcome, String> {
             step,
             expected,
             got,
+            depends: false,
         },
         None => Outcome::Pass,
     })
@@ -254,6 +263,7 @@ pub fn run(o: &Options) -> Result<Report, String> {
     let stateless = super::stateless::probe(o, end, &mut starts)?;
     let mut shared: Option<Process> = None;
     let mut results = Vec::new();
+    let mut retried = 0;
     for (n, v) in vectors.into_iter().enumerate() {
         if Instant::now() >= end {
             results.push((v, Outcome::NotRun));
@@ -275,9 +285,29 @@ pub fn run(o: &Options) -> Result<Report, String> {
                 starts += 1;
                 p.fresh = false;
             }
-            let (outcome, answering) = single(&mut p, &v, n, o, end);
+            let (mut outcome, answering) = single(&mut p, &v, n, o, end);
             if answering && !o.fresh_each {
                 shared = Some(p);
+            }
+            // A failure at must on the shared process is tried once more
+            // as a fresh process's only vector (after the opening line):
+            // passing there, it depends on earlier lines (BASE-21). The
+            // verdict stays the shared process's.
+            if let Outcome::Fail {
+                levels, depends, ..
+            } = &mut outcome
+                && levels.contains(&"must")
+                && !o.fresh_each
+                && Instant::now() < end
+            {
+                retried += 1;
+                starts += 1;
+                let mut alone = Process::start(&o.command)?;
+                alone.fresh = false;
+                open(&mut alone, starts, o, end);
+                let (again, _) = single(&mut alone, &v, n, o, end);
+                *depends =
+                    !matches!(again, Outcome::Fail { levels, .. } if levels.contains(&"must"));
             }
             outcome
         };
@@ -295,10 +325,40 @@ pub fn run(o: &Options) -> Result<Report, String> {
         level: o.level.clone(),
         starts,
         stateless,
+        retried,
     })
 }
 
 impl Report {
+    /// How many vectors depend on earlier lines: they failed at `must` on
+    /// the shared process and passed there alone.
+    pub fn depends(&self) -> usize {
+        self.results
+            .iter()
+            .filter(|(_, o)| matches!(o, Outcome::Fail { depends: true, .. }))
+            .count()
+    }
+
+    /// The statelessness line: the probe's, and the vectors tried alone.
+    /// Vectors that depend on earlier lines make it a FAIL even where the
+    /// probe passed.
+    pub fn stateless_line(&self) -> String {
+        let (depends, retried) = (self.depends(), self.retried);
+        let line = match (&self.stateless, depends) {
+            (Stateless::Pass, 1..) => {
+                "statelessness (BASE-21, must): FAIL: the probe passed".to_string()
+            }
+            (probe, _) => probe.line(),
+        };
+        if retried == 0 {
+            return line;
+        }
+        format!(
+            "{line}; {depends} of {retried} vectors failing at must on the shared process pass \
+             alone on a fresh process (their replies depend on earlier lines)"
+        )
+    }
+
     /// Vectors that failed, in replay order.
     pub fn failed(&self) -> Vec<&str> {
         self.results
@@ -376,6 +436,7 @@ impl Report {
                     step,
                     expected,
                     got,
+                    depends,
                 } => {
                     failed += 1;
                     out.push_str(&format!(
@@ -386,6 +447,11 @@ impl Report {
                         v.rule,
                         levels.join(", ")
                     ));
+                    if *depends {
+                        out.push_str(
+                            "  depends on earlier lines: BASE-21 (passes at must as a fresh process's only vector)\n",
+                        );
+                    }
                     if v.sequence {
                         // A reply due and missing breaks JSON-RPC's rule
                         // whatever the step's row (JRPC-01).
@@ -423,7 +489,7 @@ impl Report {
         for (level, ran, ok) in self.per_level() {
             out.push_str(&format!("{level} {ok}/{ran}\n"));
         }
-        out.push_str(&format!("{}\n", self.stateless.line()));
+        out.push_str(&format!("{}\n", self.stateless_line()));
         let verdict = match self.exit_code() {
             0 => format!(
                 "PASS (every vector passed at {})",
