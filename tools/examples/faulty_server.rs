@@ -21,6 +21,9 @@
 //!                           -32600 instead of -32700 (an error with id
 //!                           null still: JRPC-03 holds; row E1's code does
 //!                           not)
+//!   --silent-on-parse-errors
+//!                           answers no line that is not JSON, as the ports
+//!                           on the official SDKs do (JRPC-03)
 //!   --version-once          checks the protocol version only until a
 //!                           request of another method than
 //!                           server/discover has got a result, and serves
@@ -77,6 +80,7 @@ struct Faults {
     no_result_type: bool,
     deep_as_invalid: bool,
     parse_error_as_invalid: bool,
+    silent_on_parse_errors: bool,
     version_once: bool,
     restyle: bool,
     leak_forbidden: bool,
@@ -103,6 +107,7 @@ fn parse() -> Result<Faults, String> {
             "--deep-as-invalid" => f.deep_as_invalid = true,
             "--parse-error-as-invalid" => f.parse_error_as_invalid = true,
             "--version-once" => f.version_once = true,
+            "--silent-on-parse-errors" => f.silent_on_parse_errors = true,
             "--restyle" => f.restyle = true,
             "--leak-forbidden" => f.leak_forbidden = true,
             "--drop-at-eof" => f.drop_at_eof = true,
@@ -317,6 +322,9 @@ fn handle(server: &Server, faults: &Faults, line: &[u8], version_seen: bool) -> 
         .and_then(Value::as_str);
     if faults.stderr_noise {
         eprintln!("faulty_server: got a line of {} bytes", line.len());
+    }
+    if faults.silent_on_parse_errors && parsed.is_none() {
+        return None;
     }
     if (faults.deep_as_invalid || faults.parse_error_as_invalid)
         && serde_json::from_slice::<Value>(line).is_err_and(|e| {

@@ -194,6 +194,27 @@ fn three_faults_are_three_classes() {
     println!("{}", report.text());
 }
 
+/// A command silent on the lines it cannot parse (as the ports on the
+/// official SDKs are) costs one late-reply wait per row and kind of id,
+/// not one per line: the others are skipped, and the report is the same
+/// run after run.
+#[test]
+fn a_silent_row_is_waited_for_once() {
+    let first = report(&["--silent-on-parse-errors"]);
+    let again = report(&["--silent-on-parse-errors"]);
+    assert_eq!(first.text(), again.text());
+    assert!(
+        first.classes.iter().any(|c| c.row == "E1"),
+        "{}",
+        first.text()
+    );
+    let (run_out, skipped, _) = first.waits;
+    assert!(skipped > run_out, "{}", first.statistics());
+    // One wait per row and kind of id met among the lines serde_json
+    // refuses (rows E1 to E4, ids of every kind), not one per line.
+    assert!(run_out <= 32, "{}", first.statistics());
+}
+
 #[test]
 fn the_same_seed_gives_the_same_report() {
     let run = || {

@@ -13,17 +13,20 @@
 //!   model's legacy state where it was ([`model::legacy::step`]): modern
 //!   requests are stateless (2026-07-28 `basic/index.mdx`), so a line's
 //!   reply does not depend on the lines before it. Each line is followed
-//!   by a sync request (a `tools/list` with an id of its own); the replies
+//!   by a sync request (a `tools/list` with an id of its own, in the same
+//!   write as the line); the replies
 //!   before the sync's reply are that line's, except a reply with the id
 //!   of an earlier line still waiting for it, which is that line's (a
 //!   server may answer concurrently). The next line is written only when
 //!   the replies with an id owed to this one have come: more sync requests
-//!   wait for them, for at most [`LATE`] (or the case's timeout, if
-//!   shorter); a reply still missing then is missing (a server that never
-//!   answers the line costs that wait, no restart), and if it comes later
-//!   it is dropped and counted, never paired. So the lines of a case are
+//!   wait for them, for at most the late-reply wait ([`Exec::late_wait`],
+//!   learned from the replies that came late; none for a row and kind of
+//!   id the command has been silent on, [`Exec::silent_on`]; or the case's
+//!   timeout, if shorter); a reply still missing then is missing (no
+//!   restart), and if it comes later it is dropped and counted, never
+//!   paired. So the lines of a case are
 //!   never in flight together, and how late a reply comes changes no
-//!   verdict unless it is later than [`LATE`]. The process is started again only when
+//!   verdict unless it is later than the wait. The process is started again only when
 //!   it dies, stalls or still owes a reply (counted, with why); a command
 //!   that writes before it is asked anything is not reused at all.
 //!
@@ -86,7 +89,24 @@ pub(crate) struct Exec {
     pub(crate) no_reuse: bool,
     /// The ids of replies a reused run gave up waiting for: one that comes
     /// later is dropped (counted in `late`).
-    stale: Vec<String>,
+    stale: Vec<(String, Learned)>,
+    /// Per row of `docs/behavior.md` and kind of id ([`Learned`]): how
+    /// many such lines the command was silent on after the whole [`LATE`]
+    /// wait.
+    silent_rows: Vec<(Learned, u32)>,
+    /// The rows and kinds of id of lines whose reply came after the
+    /// line's first sync reply (within the wait, or later and dropped):
+    /// such lines are always waited for.
+    late_rows: Vec<Learned>,
+    /// How many late-reply waits were cut short by [`Exec::silent_rows`].
+    pub(crate) waits_skipped: u64,
+    /// How many late-reply waits ran to their end.
+    pub(crate) waits_run: u64,
+    /// How long after their line's first sync reply the replies that came
+    /// late came (for [`Exec::late_wait`]).
+    lateness: Vec<Duration>,
+    /// How long the search took, once it is over.
+    pub(crate) searched: Option<Duration>,
     /// How many late replies were dropped.
     pub(crate) late: u64,
     /// Each start of the reused process, with why.
@@ -181,6 +201,12 @@ impl Exec {
             live: None,
             no_reuse: false,
             stale: Vec::new(),
+            silent_rows: Vec::new(),
+            late_rows: Vec::new(),
+            waits_skipped: 0,
+            waits_run: 0,
+            searched: None,
+            lateness: Vec::new(),
             late: 0,
             starts: Vec::new(),
             restart: None,
@@ -221,6 +247,29 @@ impl Exec {
             return Ok((outcome, Mode::Reused));
         }
         Ok((self.fresh(config, lines)?, Mode::Fresh))
+    }
+
+    /// Whether lines of `row` are judged without the late-reply wait: the
+    /// command was silent on [`SILENT_AFTER`] of them after the whole wait,
+    /// and never answered one late.
+    fn silent_on(&self, row: Learned) -> bool {
+        !self.late_rows.contains(&row)
+            && self
+                .silent_rows
+                .iter()
+                .any(|(r, count)| *r == row && *count >= SILENT_AFTER)
+    }
+
+    /// How long a line's owed replies are waited for after its first sync
+    /// reply: [`LATE`] until [`LATE_LEARNED`] replies have come late, then
+    /// [`LATE_FACTOR`] times the latest of them, within [`LATE_FLOOR`] and
+    /// [`LATE`].
+    pub(crate) fn late_wait(&self) -> Duration {
+        if self.lateness.len() < LATE_LEARNED {
+            return LATE;
+        }
+        let latest = self.lateness.iter().max().copied().unwrap_or(LATE);
+        (latest * LATE_FACTOR).clamp(LATE_FLOOR, LATE)
     }
 
     /// A fresh process: all lines, then end-of-file.
@@ -286,7 +335,7 @@ impl Exec {
             // writes first is run fresh, where that shows.
             self.sync += 1;
             let sync = self.sync;
-            match sync_replies(&mut live.proc, config, sync, self.timeout) {
+            match sync_replies(&mut live.proc, config, sync, self.timeout, None) {
                 Ok(before) if before.is_empty() => self.live = Some(live),
                 _ => {
                     self.no_reuse = true;
@@ -313,20 +362,26 @@ impl Exec {
         // so the lines of a case are never in flight together, and a
         // duplicate id within a case is never ambiguous.
         for (n, line) in lines.iter().enumerate() {
+            // The row that decided the reference's reply to the line alone
+            // (reused lines are stateless): what the wait below learns by.
+            let line_row = (row(config, std::slice::from_ref(line), 0), id_kind(line));
             let mut bytes = line.clone();
             bytes.push(b'\n');
             let mut send = Some(bytes);
-            let mut late_until = None;
+            // When the line's first sync reply came with a reply still
+            // owed, and until when it is waited for.
+            let mut late_until: Option<(Instant, Instant)> = None;
             loop {
                 self.sync += 1;
                 let sync = self.sync;
                 let Some(live) = self.live(config)? else {
                     return Ok(None);
                 };
-                if let Some(bytes) = send.take() {
-                    live.proc.send(bytes);
-                }
-                let command = match sync_replies(&mut live.proc, config, sync, timeout) {
+                // The line and its first sync request in one write, so a
+                // server reading its input in chunks reads them together and
+                // the order of their replies is its own, not the pipe's.
+                let command = match sync_replies(&mut live.proc, config, sync, timeout, send.take())
+                {
                     Ok(command) => command,
                     Err(why) => {
                         self.live = None;
@@ -336,13 +391,24 @@ impl Exec {
                 };
                 for reply in command {
                     let Err(reply) = pairing.by_id(reply, Some(n)) else {
+                        // Paired by id after the line's first sync reply:
+                        // the command answers this row late.
+                        if let Some((since, _)) = late_until {
+                            if !self.late_rows.contains(&line_row) {
+                                self.late_rows.push(line_row);
+                            }
+                            self.lateness.push(since.elapsed());
+                        }
                         continue;
                     };
                     // A late reply to an earlier line given up on: dropped.
                     if let Some(key) = pair::reply_key(&reply)
-                        && let Some(i) = self.stale.iter().position(|k| *k == key)
+                        && let Some(i) = self.stale.iter().position(|(k, _)| *k == key)
                     {
-                        self.stale.remove(i);
+                        let (_, late_row) = self.stale.remove(i);
+                        if !self.late_rows.contains(&late_row) {
+                            self.late_rows.push(late_row);
+                        }
                         self.late += 1;
                         continue;
                     }
@@ -351,11 +417,29 @@ impl Exec {
                 if !pairing.owes_by_id(n) {
                     break;
                 }
-                let until = *late_until.get_or_insert_with(|| Instant::now() + LATE.min(timeout));
+                let silent = self.silent_on(line_row);
+                let wait = self.late_wait().min(timeout);
+                let (_, until) = *late_until.get_or_insert_with(|| {
+                    let now = Instant::now();
+                    if silent {
+                        self.waits_skipped += 1;
+                        (now, now)
+                    } else {
+                        (now, now + wait)
+                    }
+                });
                 if Instant::now() >= until {
                     // The line is judged without the reply; if it comes
                     // later, it is dropped (and counted), not paired.
-                    self.stale.extend(pairing.owed_keys_of(n));
+                    if !silent {
+                        self.waits_run += 1;
+                        match self.silent_rows.iter_mut().find(|(r, _)| *r == line_row) {
+                            Some((_, count)) => *count += 1,
+                            None => self.silent_rows.push((line_row, 1)),
+                        }
+                    }
+                    self.stale
+                        .extend(pairing.owed_keys_of(n).into_iter().map(|k| (k, line_row)));
                     let excess = self.stale.len().saturating_sub(STALE);
                     self.stale.drain(..excess);
                     break;
@@ -366,10 +450,52 @@ impl Exec {
     }
 }
 
+/// What the late-reply wait learns by: the row of `docs/behavior.md` that
+/// decided the reference's reply to a line, and the kind of the line's id
+/// ([`id_kind`]): a command may be silent on lines whose id it cannot read
+/// and answer the others of the row.
+type Learned = (&'static str, &'static str);
+
+/// The kind of a line's id: `none`, `string`, `integer` (within 2^53, a
+/// double's exact range), `big integer` (any other integer literal),
+/// `other` (a number that is no integer literal, `null`, ...), `several`
+/// (a duplicated `id`) or `unreadable` (not JSON).
+fn id_kind(line: &[u8]) -> &'static str {
+    let Ok(parsed) = model::parse(line) else {
+        return "unreadable";
+    };
+    match parsed.ids.as_slice() {
+        [] => "none",
+        [id] if id.starts_with('"') => "string",
+        [id] if model::tree::is_integer_literal(id) => match id.parse::<i64>() {
+            Ok(n) if n.unsigned_abs() <= 1 << 53 => "integer",
+            _ => "big integer",
+        },
+        [_] => "other",
+        _ => "several",
+    }
+}
+
+/// After how many lines of one row the command was silent on, each after
+/// the whole [`LATE`] wait, with no reply to a line of that row ever
+/// coming after its line's first sync reply, a line of that row is judged
+/// at its first sync reply: the command is silent on that row.
+const SILENT_AFTER: u32 = 1;
+
 /// How long a reused run waits, after a line's first sync reply, for that
 /// line's replies with an id still missing (replies answered concurrently
 /// may come after the sync's reply), sending sync requests the while.
 const LATE: Duration = Duration::from_millis(100);
+
+/// How many replies must have come late before the wait is cut to what
+/// they showed ([`Exec::late_wait`]).
+const LATE_LEARNED: usize = 16;
+
+/// How many times the latest late reply seen the wait lasts, once learned.
+const LATE_FACTOR: u32 = 8;
+
+/// The shortest wait, once learned.
+const LATE_FLOOR: Duration = Duration::from_millis(20);
 
 /// The most ids of replies given up on that are remembered.
 const STALE: usize = 64;
@@ -449,7 +575,8 @@ fn sync_id(n: u64) -> String {
     format!("mcp-reference-diff-sync-{n}")
 }
 
-/// Sends the sync request and returns the lines before its reply; why
+/// Sends the sync request (after `before`, in the same write) and returns
+/// the lines before its reply; why
 /// the process cannot be used any more when the reply does not come in
 /// time or stdout closes.
 fn sync_replies(
@@ -457,13 +584,16 @@ fn sync_replies(
     config: &Config,
     n: u64,
     timeout: Duration,
+    before: Option<Vec<u8>>,
 ) -> Result<Vec<Vec<u8>>, Restart> {
     let id = sync_id(n);
     let mut request = textbook_request(config, Json::str(id)).render();
     // The reply to the sync carries the request's id.
     let key = pair::reply_key(&request);
     request.push(b'\n');
-    p.send(request);
+    let mut bytes = before.unwrap_or_default();
+    bytes.extend_from_slice(&request);
+    p.send(bytes);
     let deadline = Instant::now() + timeout;
     let mut before = Vec::new();
     loop {
@@ -477,5 +607,60 @@ fn sync_replies(
             Next::Closed => return Err(Restart::Died),
             Next::Timeout => return Err(Restart::Stalled),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kinds_of_id() {
+        for (line, kind) in [
+            (r#"{"id":1}"#, "integer"),
+            (r#"{"id":-9007199254740992}"#, "integer"),
+            (r#"{"id":9007199254740993}"#, "big integer"),
+            (r#"{"id":123456789012345678901234567890}"#, "big integer"),
+            (r#"{"id":"x"}"#, "string"),
+            (r#"{"id":1.5}"#, "other"),
+            (r#"{"id":null}"#, "other"),
+            (r#"{"method":"m"}"#, "none"),
+            (r#"{"id":1,"id":2}"#, "several"),
+            ("not json", "unreadable"),
+        ] {
+            assert_eq!(id_kind(line.as_bytes()), kind, "{line}");
+        }
+    }
+
+    #[test]
+    fn the_wait_learns_from_late_replies() {
+        let mut exec = Exec::new(
+            Launch {
+                argv: Vec::new(),
+                env: Vec::new(),
+                env_remove: Vec::new(),
+            },
+            PathBuf::new(),
+            Duration::from_secs(5),
+        );
+        assert_eq!(exec.late_wait(), LATE);
+        exec.lateness = vec![Duration::from_millis(1); LATE_LEARNED - 1];
+        assert_eq!(exec.late_wait(), LATE);
+        exec.lateness.push(Duration::from_millis(4));
+        assert_eq!(exec.late_wait(), Duration::from_millis(32));
+        exec.lateness.push(Duration::from_micros(10));
+        assert_eq!(exec.late_wait(), Duration::from_millis(32));
+        exec.lateness = vec![Duration::from_micros(100); LATE_LEARNED];
+        assert_eq!(exec.late_wait(), LATE_FLOOR);
+        exec.lateness.push(Duration::from_millis(30));
+        assert_eq!(exec.late_wait(), LATE);
+        // A row is skipped only after a full wait on it, and never once a
+        // reply to it came late.
+        let key = ("E1", "none");
+        assert!(!exec.silent_on(key));
+        exec.silent_rows.push((key, SILENT_AFTER));
+        assert!(exec.silent_on(key));
+        exec.late_rows.push(key);
+        assert!(!exec.silent_on(key));
     }
 }

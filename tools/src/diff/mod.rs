@@ -178,6 +178,12 @@ pub struct DiffReport {
     pub unconfirmed: u64,
     /// The classes of difference, in the order they were first found.
     pub classes: Vec<Class>,
+    /// Late-reply waits on the reused process: those run to their end,
+    /// those skipped on rows the command is silent on (`exec`), and the
+    /// wait's length at the end, in milliseconds.
+    pub waits: (u64, u64, u64),
+    /// How long the search took (generating and running cases).
+    pub searched: Duration,
     /// How long the whole run took.
     pub elapsed: Duration,
 }
@@ -256,6 +262,12 @@ pub fn run(options: &Options) -> Result<DiffReport, RunError> {
         reused_starts,
         late: exec.late,
         unconfirmed,
+        waits: (
+            exec.waits_run,
+            exec.waits_skipped,
+            u64::try_from(exec.late_wait().as_millis()).unwrap_or(u64::MAX),
+        ),
+        searched: exec.searched.unwrap_or_default(),
         classes,
         elapsed: started.elapsed(),
     })
@@ -344,6 +356,7 @@ fn search(exec: &mut Exec, options: &Options) -> Result<Searched, String> {
             )),
         }
     }
+    exec.searched = Some(exec.started.elapsed());
     // A command that cannot start is a usage problem, not a difference
     // (the first case, on a fresh process, would have said so).
     if cases_run == 0 {

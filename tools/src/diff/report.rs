@@ -120,10 +120,20 @@ impl DiffReport {
         } else {
             String::new()
         };
+        let waits = if self.waits.0 + self.waits.1 > 0 {
+            format!(
+                "; {} late-reply wait(s) run out (the wait {} ms at the end), {} skipped on rows the command is silent on",
+                self.waits.0, self.waits.2, self.waits.1
+            )
+        } else {
+            String::new()
+        };
         format!(
-            "{} run(s) in all ({} on a fresh process{reused}){late}{unconfirmed}, {:.1} s",
+            "{} run(s) in all ({} on a fresh process{reused}){late}{waits}{unconfirmed}; searching {:.1} s, shrinking and confirming {:.1} s, {:.1} s",
             self.runs,
             self.fresh_runs,
+            self.searched.as_secs_f64(),
+            self.elapsed.saturating_sub(self.searched).as_secs_f64(),
             self.elapsed.as_secs_f64()
         )
     }
