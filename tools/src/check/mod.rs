@@ -18,6 +18,7 @@
 //! | [`ctx`] | the shared process ([`crate::process`]), waits and the run's deadline, pairing replies with requests |
 //! | [`wire`] | request lines, pairing replies, raw ids, envelope rules |
 //! | [`probes`] | the checks' exchanges and verdicts |
+//! | `jsonrpc` | the checks of unreadable lines, and the level of a code check |
 //! | `stateless` | `stateless.fresh-and-later`, on two processes of its own |
 //! | `warm` | `stateless.warm`: the request checks again on a warm process |
 //! | [`report`] | outcomes, verdict, table and JSON |
@@ -30,6 +31,7 @@
 pub mod catalog;
 pub mod ctx;
 pub mod http;
+mod jsonrpc;
 pub mod probes;
 pub mod report;
 pub(crate) mod stateless;
@@ -121,7 +123,7 @@ pub fn run(options: &Options) -> Result<Report, RunError> {
         probes::version,
         probes::meta,
         probes::method,
-        probes::jsonrpc,
+        jsonrpc::jsonrpc,
         probes::ids,
         probes::tools,
     ];
