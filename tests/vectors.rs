@@ -612,12 +612,13 @@ fn every_row_has_vectors_and_every_vector_a_row() {
         let want = if row.code.is_some() { 3 } else { 1 };
         assert!(n >= want, "row {} has {n} vectors, needs {want}", row.id);
     }
-    let stock = std::fs::read_to_string(root().join("data/config.example.json")).unwrap();
-    let stock_fixture = std::fs::read_to_string(root().join("vectors/configs/stock.json")).unwrap();
+    let example = std::fs::read_to_string(root().join("data/config.example.json")).unwrap();
+    let catalog_fixture =
+        std::fs::read_to_string(root().join("vectors/configs/catalog.json")).unwrap();
     assert_eq!(
-        serde_json::from_str::<Value>(&stock).unwrap(),
-        serde_json::from_str::<Value>(&stock_fixture).unwrap(),
-        "vectors/configs/stock.json is data/config.example.json"
+        serde_json::from_str::<Value>(&example).unwrap(),
+        serde_json::from_str::<Value>(&catalog_fixture).unwrap(),
+        "vectors/configs/catalog.json is data/config.example.json"
     );
     assert_eq!(
         std::fs::read_to_string(root().join("vectors/configs/textbook.json")).unwrap(),
