@@ -525,7 +525,7 @@ fn every_documented_row_has_a_case_and_every_case_a_row() {
         .filter_map(|l| l.split(' ').next())
         .filter(|id| {
             id.len() >= 2
-                && id.starts_with(['F', 'E', 'M', 'D', 'T', 'W'])
+                && id.starts_with(['F', 'E', 'M', 'D', 'T', 'W', 'R', 'P', 'C'])
                 && id[1..].chars().all(|c| c.is_ascii_digit())
         })
         .map(str::to_owned)
