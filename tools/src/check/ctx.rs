@@ -109,6 +109,8 @@ pub struct Facts {
     pub supported: Vec<String>,
     /// Whether discover advertised the `tools` capability.
     pub tools: Option<bool>,
+    /// The capabilities discover declared (`None`: no discover result).
+    pub capabilities: Option<serde_json::Map<String, serde_json::Value>>,
 }
 
 /// The context the checks run in.

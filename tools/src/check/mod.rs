@@ -5,7 +5,9 @@
 //! see [`probes`]), runs every check of [`catalog::CHECKS`], and returns a
 //! [`Report`]. Nothing in here knows the book-orders server: the checks
 //! use only `server/discover`, `tools/list`, an unknown tool, an unknown
-//! method, and malformed lines. The checker never hangs and never panics on
+//! method, malformed lines and, for a server that declares them, the list,
+//! read, get and complete methods of resources, prompts and completion
+//! (two `TEXTBOOK` checks there know the book-orders data). The checker never hangs and never panics on
 //! what a server does: every wait has a deadline, a server that stops
 //! answering is replaced by a fresh process, and its output is read with
 //! bounded memory.
@@ -18,6 +20,7 @@
 //! | [`ctx`] | the shared process ([`crate::process`]), waits and the run's deadline, pairing replies with requests |
 //! | [`wire`] | request lines, pairing replies, raw ids, envelope rules |
 //! | [`probes`] | the checks' exchanges and verdicts |
+//! | [`features`] | the checks of resources, prompts and completion, for a server that declares them |
 //! | [`report`] | outcomes, verdict, table and JSON |
 //! | [`http`] | `check --http URL`: the Streamable HTTP binding's checks, over [`crate::http_client`] |
 //!
@@ -27,6 +30,7 @@
 
 pub mod catalog;
 pub mod ctx;
+pub mod features;
 pub mod http;
 pub mod probes;
 pub mod report;
@@ -110,7 +114,7 @@ pub fn run(options: &Options) -> Result<Report, RunError> {
         run: options.deadline,
     };
     let mut cx = probes::Ctx::start(launch, waits).map_err(RunError::Spawn)?;
-    let groups: [fn(&mut probes::Ctx) -> probes::Results; 12] = [
+    let groups: [fn(&mut probes::Ctx) -> probes::Results; 13] = [
         probes::discover,
         probes::version,
         probes::meta,
@@ -119,6 +123,7 @@ pub fn run(options: &Options) -> Result<Report, RunError> {
         probes::ids,
         probes::notifications,
         probes::tools,
+        features::features,
         probes::initialize,
         probes::stateless,
         probes::eof,

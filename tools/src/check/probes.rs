@@ -43,7 +43,7 @@ pub(super) fn fail(reason: impl Into<String>, request: &[u8], reply: Option<&Rep
     })
 }
 
-fn skip(reason: &str) -> Outcome {
+pub(super) fn skip(reason: &str) -> Outcome {
     Outcome::Skip(reason.into())
 }
 
@@ -130,6 +130,7 @@ pub fn discover(cx: &mut Ctx) -> Results {
         .unwrap_or_default();
     let capabilities = result.get("capabilities").and_then(Value::as_object);
     cx.facts.tools = capabilities.map(|c| c.contains_key("tools"));
+    cx.facts.capabilities = super::features::capabilities(result);
     let mut problems = Vec::new();
     if result.get("resultType") != Some(&Value::from("complete")) {
         problems.push("resultType is not \"complete\"".to_string());
@@ -169,7 +170,7 @@ pub fn discover(cx: &mut Ctx) -> Results {
     ]
 }
 
-fn cache_hint_problems(result: &Value) -> Vec<String> {
+pub(super) fn cache_hint_problems(result: &Value) -> Vec<String> {
     let mut problems = Vec::new();
     if !result.get("ttlMs").is_some_and(Value::is_u64) {
         problems.push("ttlMs is missing or not an integer >= 0".to_string());
