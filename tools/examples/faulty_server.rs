@@ -482,7 +482,22 @@ fn catalog_faults(
     let method = request
         .and_then(|v| v.get("method"))
         .and_then(Value::as_str);
-    let not_found = reply.contains(r#""error":{"code":-32602"#);
+    // The core's reply to a resource that does not exist, told by its
+    // message (the core's answer to a clean read of a URI naming nothing),
+    // so that a request malformed otherwise keeps its own error.
+    let not_found = method == Some("resources/read")
+        && {
+            let probe = r#"{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}},"uri":"faulty-server://no-such-resource"}}"#;
+            let message = |line: &[u8]| {
+                serde_json::from_slice::<Value>(line)
+                    .ok()
+                    .and_then(|v| v.pointer("/error/message").cloned())
+            };
+            let expected = server.respond(probe.as_bytes()).and_then(|r| message(&r));
+            reply.contains(r#""error":{"code":-32602"#)
+                && expected.is_some()
+                && message(reply.as_bytes()) == expected
+        };
     match method {
         Some("resources/read") => {
             faults.read_seen.set(true);
