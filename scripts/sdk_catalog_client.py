@@ -30,6 +30,8 @@ import sys
 from mcp import Client, MCPError, StdioServerParameters
 from mcp.types import PromptReference, ResourceTemplateReference
 
+from sdk_http_client import innermost  # beside this file: the SDK's exception groups
+
 
 def dump(model) -> dict:
     return model.model_dump(mode="json", exclude_unset=True, by_alias=True)
@@ -120,12 +122,6 @@ async def main(want: dict, target: list[str]) -> int:
     async with Client(server) as client:
         await session(client, want)
     return 0
-
-
-def innermost(e: BaseException) -> BaseException:
-    while isinstance(e, BaseExceptionGroup) and len(e.exceptions) == 1:
-        e = e.exceptions[0]
-    return e
 
 
 if __name__ == "__main__":

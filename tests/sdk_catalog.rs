@@ -13,9 +13,7 @@
 //! template, whose orders are the user's and whose are not.
 //!
 //! The SDK is not a Rust dependency: `.ci/run` installs it in a virtual
-//! environment under `target/py-mcp` and sets `MCP_SDK_PYTHON`. Without it
-//! the test says so and does nothing, except under `CI`, where a missing
-//! SDK fails it: CI never passes a check it could not run.
+//! environment under `target/py-mcp` (`support/python_sdk.rs`).
 
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
@@ -24,31 +22,13 @@ use serde_json::{Value, json};
 
 #[path = "support/http_server.rs"]
 mod http_server;
+#[path = "support/python_sdk.rs"]
+mod python_sdk;
 use http_server::{BIN, Server};
+use python_sdk::python;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn python() -> Option<PathBuf> {
-    let candidate = std::env::var_os("MCP_SDK_PYTHON")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| root().join("target/py-mcp/bin/python"));
-    let has_sdk = Command::new(&candidate)
-        .args(["-c", "import mcp.client.client"])
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
-    if !has_sdk {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "no Python with the mcp package: .ci/run installs it in target/py-mcp and sets MCP_SDK_PYTHON"
-        );
-        eprintln!(
-            "skipped: no Python with the mcp package (python3 -m venv target/py-mcp && target/py-mcp/bin/pip install mcp==2.3.0)"
-        );
-    }
-    has_sdk.then_some(candidate)
 }
 
 fn config_path() -> String {
@@ -98,7 +78,7 @@ fn expectations() -> Value {
 
 /// Runs the script with `target` (a URL, or `--` and a command) and
 /// asserts it passed.
-fn run_client(python: &PathBuf, target: &[&str]) {
+fn run_client(python: &std::path::Path, target: &[&str]) {
     let script = root().join("scripts/sdk_catalog_client.py");
     let out = Command::new(python)
         .arg(script)

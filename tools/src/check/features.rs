@@ -208,6 +208,20 @@ fn skipped(ids: &[&'static str], capability: &str, declared: Option<bool>) -> Re
 
 type Later = Box<dyn FnOnce(&mut Ctx) -> Results>;
 
+/// The list `method` asked for again, later, and `check`: whether its
+/// `key` array is still the first one, `listed`.
+fn list_again(
+    check: &'static str,
+    method: &'static str,
+    key: &'static str,
+    listed: Option<Vec<Value>>,
+) -> Later {
+    Box::new(move |cx: &mut Ctx| {
+        let again = ask(cx, &format!("{method}-again"), method, json!({}));
+        vec![(check, same_list(&listed, &again, method, key))]
+    })
+}
+
 fn resources(cx: &mut Ctx) -> (Results, Later) {
     let first = ask(cx, "resources-1", "resources/list", json!({}));
     let (list_outcome, listed) = list(&first, "resources/list", "resources");
@@ -321,13 +335,12 @@ fn resources(cx: &mut Ctx) -> (Results, Later) {
         ("resources.read-unknown-not-empty", empty_outcome),
         ("resources.order-not-yours", not_yours),
     ];
-    let later: Later = Box::new(move |cx: &mut Ctx| {
-        let again = ask(cx, "resources-2", "resources/list", json!({}));
-        vec![(
-            "resources.list-stable",
-            same_list(&listed, &again, "resources/list", "resources"),
-        )]
-    });
+    let later = list_again(
+        "resources.list-stable",
+        "resources/list",
+        "resources",
+        listed,
+    );
     (now, later)
 }
 
@@ -448,13 +461,7 @@ fn prompts(cx: &mut Ctx) -> (Results, Later) {
         ("prompts.get-unknown", unknown_outcome),
         ("prompts.get-missing-argument", missing_outcome),
     ];
-    let later: Later = Box::new(move |cx: &mut Ctx| {
-        let again = ask(cx, "prompts-2", "prompts/list", json!({}));
-        vec![(
-            "prompts.list-stable",
-            same_list(&listed, &again, "prompts/list", "prompts"),
-        )]
-    });
+    let later = list_again("prompts.list-stable", "prompts/list", "prompts", listed);
     (now, later)
 }
 
