@@ -118,12 +118,12 @@ fn catalog() -> BoxedStrategy<Vec<(&'static str, Value)>> {
     });
     (
         0..6u8,
-        proptest::option::of(returns),
+        proptest::option::weighted(0.8, returns),
         proptest::option::of(privacy),
         proptest::option::of(blob),
         proptest::option::weighted(0.8, template),
         proptest::bool::weighted(0.8),
-        any::<bool>(),
+        proptest::bool::weighted(0.7),
     )
         .prop_map(|(on, returns, privacy, blob, template, reply, help)| {
             if on < 2 {
