@@ -158,6 +158,7 @@ fn the_reference_passes_every_vector_of_every_fixture_in_both_replayers() {
         Some("stock"),
         Some("short-lines"),
         Some("legacy"),
+        Some("catalog"),
     ] {
         let v = both_at(fixture, "canonical", &reference(fixture));
         assert_eq!(v.code, 0, "{}", v.out);
