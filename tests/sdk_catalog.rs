@@ -15,8 +15,8 @@
 //! The SDK is not a Rust dependency: `.ci/run` installs it in a virtual
 //! environment under `target/py-mcp` (`support/python_sdk.rs`).
 
+use std::ffi::OsString;
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
 
 use serde_json::{Value, json};
 
@@ -25,7 +25,7 @@ mod http_server;
 #[path = "support/python_sdk.rs"]
 mod python_sdk;
 use http_server::{BIN, Server};
-use python_sdk::python;
+use python_sdk::{python, run_client};
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -78,27 +78,13 @@ fn expectations() -> Value {
 
 /// Runs the script with `target` (a URL, or `--` and a command) and
 /// asserts it passed.
-fn run_client(python: &std::path::Path, target: &[&str]) {
-    let script = root().join("scripts/sdk_catalog_client.py");
-    let out = Command::new(python)
-        .arg(script)
-        .arg(expectations().to_string())
-        .args(target)
-        .env_remove("MCP_REFERENCE_CONFIG")
-        .env_remove("MCP_REFERENCE_USER")
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "the SDK client failed:\n{stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(
-        stdout.contains(r#""protocolVersion": "2026-07-28""#),
-        "{stdout}"
-    );
+fn run(python: &std::path::Path, target: &[&str]) {
+    let mut args: Vec<OsString> = vec![
+        root().join("scripts/sdk_catalog_client.py").into(),
+        expectations().to_string().into(),
+    ];
+    args.extend(target.iter().map(OsString::from));
+    let stdout = run_client(python, &args);
     // Every step printed its answer: the last one is the template's completion.
     assert!(
         stdout.contains("completion/complete ref/resource order_id"),
@@ -110,7 +96,7 @@ fn run_client(python: &std::path::Path, target: &[&str]) {
 fn the_python_sdk_client_reads_resources_prompts_and_completions_over_stdio() {
     let Some(python) = python() else { return };
     let config = config_path();
-    run_client(&python, &["--", BIN, "serve", "--config", &config]);
+    run(&python, &["--", BIN, "serve", "--config", &config]);
 }
 
 #[test]
@@ -119,6 +105,6 @@ fn the_python_sdk_client_reads_resources_prompts_and_completions_over_http() {
     let config = config_path();
     let server = Server::start(&["--config", &config]);
     let url = server.url();
-    run_client(&python, &[&url]);
+    run(&python, &[&url]);
     drop(server);
 }

@@ -33,3 +33,28 @@ pub(crate) fn python() -> Option<PathBuf> {
     }
     has_sdk.then_some(candidate)
 }
+
+/// Runs `python ARGS...` (a client script and its arguments) without the
+/// configuration variables, asserts that it exited 0 and that the SDK spoke
+/// 2026-07-28 (the scripts print `"protocolVersion"` first), and returns
+/// its stdout.
+pub(crate) fn run_client(python: &std::path::Path, args: &[std::ffi::OsString]) -> String {
+    let out = Command::new(python)
+        .args(args)
+        .env_remove("MCP_REFERENCE_CONFIG")
+        .env_remove("MCP_REFERENCE_USER")
+        .stdin(Stdio::null())
+        .output()
+        .expect("the Python SDK client runs");
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "the SDK client failed:\n{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.contains(r#""protocolVersion": "2026-07-28""#),
+        "{stdout}"
+    );
+    stdout
+}

@@ -477,20 +477,27 @@ fn expect_invalid_params(asked: &Asked, what: &str) -> Outcome {
     }
 }
 
+/// The items of a list reply's `key` array (none when it has none).
+fn items<'a>(asked: &'a Asked, key: &str) -> impl Iterator<Item = &'a Value> {
+    asked
+        .reply
+        .as_ref()
+        .ok()
+        .and_then(|r| r.result())
+        .and_then(|r| r.get(key))
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+}
+
 /// The references completion is tried on: each listed prompt's arguments
 /// and each listed template's variables (as the lists give them, at most
 /// [`TRIED`]).
 fn references(cx: &mut Ctx) -> Vec<(Value, String)> {
     let mut refs = Vec::new();
     let prompts = ask(cx, "complete-prompts", "prompts/list", json!({}));
-    if let Ok(reply) = &prompts.reply {
-        for p in reply
-            .result()
-            .and_then(|r| r.get("prompts"))
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-        {
+    {
+        for p in items(&prompts, "prompts") {
             let Some(name) = p.get("name").and_then(Value::as_str) else {
                 continue;
             };
@@ -512,14 +519,8 @@ fn references(cx: &mut Ctx) -> Vec<(Value, String)> {
         "resources/templates/list",
         json!({}),
     );
-    if let Ok(reply) = &templates.reply {
-        for t in reply
-            .result()
-            .and_then(|r| r.get("resourceTemplates"))
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-        {
+    {
+        for t in items(&templates, "resourceTemplates") {
             let Some(template) = t.get("uriTemplate").and_then(Value::as_str) else {
                 continue;
             };
