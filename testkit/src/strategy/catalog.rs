@@ -7,7 +7,9 @@
 use proptest::prelude::*;
 use proptest::sample::select;
 
-use super::request::{Pools, esc, not_a, order_id, str_json, text, unknown_member};
+use super::request::{
+    Pools, esc, name_and_arguments, not_a, order_id, str_json, text, unknown_member,
+};
 use crate::model::tree::{Esc, Json, Member};
 
 /// A URI for `resources/read`: a static resource, an order through the
@@ -102,16 +104,7 @@ pub(crate) fn prompt_get(pools: &Pools) -> BoxedStrategy<Vec<Member>> {
         1 => not_a("string").prop_map(|v| Some(Json::Obj(vec![("order_id".to_string(), Esc::Plain, v)]))),
     ];
     (name, args)
-        .prop_map(|(name, args)| {
-            let mut m = Vec::new();
-            if let Some(n) = name {
-                m.push(("name".to_string(), Esc::Plain, n));
-            }
-            if let Some(a) = args {
-                m.push(("arguments".to_string(), Esc::Plain, a));
-            }
-            m
-        })
+        .prop_map(|(name, args)| name_and_arguments(name, args))
         .boxed()
 }
 

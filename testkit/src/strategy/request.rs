@@ -508,6 +508,16 @@ fn tool_name(pools: &Pools) -> BoxedStrategy<String> {
     .boxed()
 }
 
+/// `name` and `arguments` members (`tools/call`, `prompts/get`), each
+/// when given.
+pub(crate) fn name_and_arguments(name: Option<Json>, args: Option<Json>) -> Vec<Member> {
+    let named = [("name", name), ("arguments", args)];
+    named
+        .into_iter()
+        .filter_map(|(k, v)| v.map(|v| (k.to_string(), Esc::Plain, v)))
+        .collect()
+}
+
 /// The method members of `params` for `method`.
 fn method_params(pools: &Pools, method: &str) -> BoxedStrategy<Vec<Member>> {
     match method {
@@ -521,16 +531,7 @@ fn method_params(pools: &Pools, method: &str) -> BoxedStrategy<Vec<Member>> {
                         1 => not_a("string").prop_map(Some).boxed(),
                         _ => Just(Some(Json::Str(name, e))).boxed(),
                     };
-                    (name_json, args).prop_map(|(name, args)| {
-                        let mut m = Vec::new();
-                        if let Some(n) = name {
-                            m.push(("name".to_string(), Esc::Plain, n));
-                        }
-                        if let Some(a) = args {
-                            m.push(("arguments".to_string(), Esc::Plain, a));
-                        }
-                        m
-                    })
+                    (name_json, args).prop_map(|(name, args)| name_and_arguments(name, args))
                 })
                 .boxed()
         }
