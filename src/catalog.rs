@@ -310,6 +310,52 @@ mod tests {
     }
 
     #[test]
+    fn the_example_offers_everything_and_bad_catalogs_are_refused() {
+        let example = crate::Config::from_json(include_bytes!("../data/config.example.json"));
+        let c = example.unwrap();
+        assert_eq!(c.catalog().resources.len(), 3);
+        assert!(c.catalog().order_template.is_some());
+        assert_eq!(c.catalog().prompts, [REPLY_TO_CUSTOMER, RETURNS_HELP]);
+        assert!(crate::Config::default().catalog().is_empty());
+        let res = |extra: &str| {
+            format!(
+                r#"{{"resources":[{{"uri":"book-orders://policies/returns","name":"r","mimeType":"text/plain"{extra}}}]}}"#
+            )
+        };
+        let t = r#""order_template":{"uriTemplate":"book-orders://orders/{order_id}","name":"order","mimeType":"application/json"}"#;
+        let cases = [
+            (res(r#","text":"x""#), ""),
+            (res(r#","text":"x","blob":"AA==""#), "exactly one of text and blob"),
+            (res(""), "exactly one of text and blob"),
+            (res(r#","blob":"AA=""#), "canonical padded Base64"),
+            (res(r#","blob":"AB==""#), "canonical padded Base64"),
+            (res(r#","text":"x","annotations":{"priority":1.5}"#), "priority outside 0 to 1"),
+            (res(r#","text":"x","annotations":{"lastModified":"today"}"#), "lastModified"),
+            (res(r#","text":"x","annotations":{"audience":["robot"]}"#), "unknown variant"),
+            (r#"{"resources":[{"uri":"no scheme","name":"r","text":"x"}]}"#.into(), "not a URI"),
+            (r#"{"prompts":["cancel_order"]}"#.into(), "does not offer"),
+            (r#"{"prompts":["reply_to_customer"]}"#.into(), "needs order_template"),
+            (r#"{"prompts":["returns_help"]}"#.into(), "needs the resource"),
+            (format!("{{{t},\"prompts\":[\"reply_to_customer\",\"reply_to_customer\"]}}"), "twice"),
+            (r#"{"order_template":{"uriTemplate":"book-orders://orders/","name":"o","mimeType":"application/json"}}"#.into(), "followed by {order_id}"),
+            (r#"{"order_template":{"uriTemplate":"x://{a}/{order_id}","name":"o","mimeType":"application/json"}}"#.into(), "followed by {order_id}"),
+            (r#"{"order_template":{"uriTemplate":"x://o/{order_id}","name":"o","mimeType":"text/plain"}}"#.into(), "application/json"),
+            (format!("{{{t},\"resources\":[{{\"uri\":\"book-orders://orders/A-104\",\"name\":\"r\",\"text\":\"x\"}}]}}"), "falls under"),
+        ];
+        for (json, expected) in cases {
+            match crate::Config::from_json(json.as_bytes()) {
+                Ok(_) => assert_eq!(expected, "", "{json} was accepted"),
+                Err(e) => {
+                    assert!(
+                        !expected.is_empty() && e.to_string().contains(expected),
+                        "{json}: {e}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
     fn expansion_encodes_all_but_unreserved() {
         assert_eq!(expand("A-104"), "A-104");
         assert_eq!(expand("a b/c~_."), "a%20b%2Fc~_.");

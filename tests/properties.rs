@@ -267,6 +267,83 @@ proptest! {
         ok(Checker::new(&c).check(&line, &reply))?;
     }
 
+    /// The same over the catalog's paths (R6, P5, C1): for configurations
+    /// that offer the catalog, no reply to `resources/read`, `prompts/get`,
+    /// `completion/complete` or the lists shows anything of an order the
+    /// user may not read, and every reply (completion's values, `total`
+    /// and `hasMore` included) equals the reply of the server without
+    /// those orders.
+    #[test]
+    fn forbidden_never_leaks_over_the_catalog(
+        (c, tree) in strategy::config()
+            .prop_filter("the catalog and someone else's order", |c| {
+                c.catalog().order_template.is_some() && !strategy::forbidden_orders(c).is_empty()
+            })
+            .prop_flat_map(|c| { let t = strategy::catalog_call(&c); (Just(c), t) })
+    ) {
+        let line = tree.render();
+        let reply = respond(&roomy(&c), &line);
+        ok(Checker::new(&c).check(&line, &reply))?;
+        if let Ok(v) = model::read_reply(&reply) {
+            let method = serde_json::from_slice::<Value>(&line).ok()
+                .and_then(|l| l.get("method").and_then(Value::as_str).map(str::to_owned));
+            ok(support::schema().validate_reply(method.as_deref(), &v.value))?;
+        }
+    }
+
+    /// Another user's order through the template, the prompt and
+    /// completion gets the bytes an order that does not exist gets.
+    #[test]
+    fn forbidden_is_nonexistent_over_the_catalog(
+        (c, forbidden) in strategy::config()
+            .prop_filter("the template, the prompt and someone else's order", |c| {
+                c.catalog().prompts.iter().any(|p| p == "reply_to_customer")
+                    && !strategy::forbidden_orders(c).is_empty()
+            })
+            .prop_flat_map(|c| {
+                let ids: Vec<String> = strategy::forbidden_orders(&c).into_keys().collect();
+                (Just(c), select(ids))
+            }),
+        missing in strategy::text(),
+    ) {
+        prop_assume!(!c.orders().iter().any(|o| o.order_id == missing));
+        let server = roomy(&c);
+        let template = c.catalog().order_template.clone().unwrap();
+        let prefix = template.uri_template.trim_end_matches("{order_id}").to_string();
+        let uri = |id: &str| format!("{prefix}{}", model::catalog::expand(id));
+        let line = |method: &str, params: Value| {
+            let mut p = params;
+            p["_meta"] = json!({
+                "io.modelcontextprotocol/protocolVersion": c.versions()[0],
+                "io.modelcontextprotocol/clientCapabilities": {},
+            });
+            json!({"jsonrpc": "2.0", "id": 9, "method": method, "params": p}).to_string()
+        };
+        let prompt = |id: &str| json!({"name": "reply_to_customer", "arguments": {"order_id": id}});
+        for (method, f, m) in [
+            ("resources/read", json!({"uri": uri(&forbidden)}), json!({"uri": uri(&missing)})),
+            ("prompts/get", prompt(&forbidden), prompt(&missing)),
+        ] {
+            let a = respond(&server, line(method, f).as_bytes());
+            let b = respond(&server, line(method, m).as_bytes());
+            prop_assert_eq!(String::from_utf8_lossy(&a), String::from_utf8_lossy(&b), "{}", method);
+            prop_assert!(model::read_reply(&a).unwrap().code() == Some(-32602));
+        }
+        // A completion of the forbidden id's prefix suggests only the
+        // user's own ids that share it.
+        let reply = respond(&server, line("completion/complete", json!({
+            "ref": {"type": "ref/resource", "uri": template.uri_template},
+            "argument": {"name": "order_id", "value": forbidden},
+        })).as_bytes());
+        let v = model::read_reply(&reply).unwrap().value;
+        let values = v["result"]["completion"]["values"].as_array().cloned().unwrap_or_default();
+        for value in &values {
+            let own = c.orders().iter().any(|o| o.owner == c.user() && Some(o.order_id.as_str()) == value.as_str());
+            prop_assert!(own, "{}", v);
+        }
+        prop_assert_eq!(&v["result"]["completion"]["total"], &json!(values.len()));
+    }
+
     /// The reply for an order the user may not read is byte-identical to
     /// the reply for an order id that does not exist (same request id), and
     /// a self-reported `clientInfo` of "administrator" changes nothing.

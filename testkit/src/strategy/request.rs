@@ -20,16 +20,16 @@ use mcp_reference::Config;
 
 /// Orders and products of a configuration, by what a call on them gets.
 #[derive(Debug, Clone)]
-struct Pools {
-    readable: Vec<String>,
+pub(crate) struct Pools {
+    pub(crate) readable: Vec<String>,
     forbidden: Vec<String>,
     products: Vec<String>,
     versions: Vec<String>,
     stock: bool,
     /// The static resources' URIs.
-    uris: Vec<String>,
+    pub(crate) uris: Vec<String>,
     /// The order template's `uriTemplate` and its prefix, if offered.
-    template: Option<(String, String)>,
+    pub(crate) template: Option<(String, String)>,
 }
 
 impl Pools {
@@ -69,7 +69,7 @@ pub fn esc() -> impl Strategy<Value = Esc> {
 }
 
 /// A string written in a random style.
-fn str_json(s: impl Strategy<Value = String>) -> impl Strategy<Value = Json> {
+pub(crate) fn str_json(s: impl Strategy<Value = String>) -> impl Strategy<Value = Json> {
     (s, esc()).prop_map(|(s, e)| Json::Str(s, e))
 }
 
@@ -174,7 +174,7 @@ pub fn any_json() -> BoxedStrategy<Json> {
 }
 
 /// A value of any JSON type but `kind`'s, for type errors.
-fn not_a(kind: &'static str) -> BoxedStrategy<Json> {
+pub(crate) fn not_a(kind: &'static str) -> BoxedStrategy<Json> {
     any_json()
         .prop_filter("another type", move |j| {
             let is = match j {
@@ -189,7 +189,7 @@ fn not_a(kind: &'static str) -> BoxedStrategy<Json> {
 }
 
 /// A member added for forward compatibility, which the server must ignore.
-fn unknown_member() -> impl Strategy<Value = Member> {
+pub(crate) fn unknown_member() -> impl Strategy<Value = Member> {
     (
         prop_oneof![
             Just("x".to_string()),
@@ -414,7 +414,7 @@ fn meta_defect(versions: Vec<String>) -> BoxedStrategy<Defect> {
 
 /// An `order_id` argument value for `config`: an order the user owns, one
 /// of someone else's, one that does not exist, or a near miss.
-fn order_id(pools: &Pools) -> BoxedStrategy<String> {
+pub(crate) fn order_id(pools: &Pools) -> BoxedStrategy<String> {
     let mut choices: Vec<BoxedStrategy<String>> =
         vec![prop_oneof!["[A-Z]-[0-9]{3}", text(), Just("".to_string())].boxed()];
     if !pools.readable.is_empty() {
@@ -508,153 +508,14 @@ fn tool_name(pools: &Pools) -> BoxedStrategy<String> {
     .boxed()
 }
 
-/// A URI for `resources/read`: a static resource, an order through the
-/// template (the user's, someone else's, none), or anything.
-fn uri(pools: &Pools) -> BoxedStrategy<String> {
-    let mut choices: Vec<BoxedStrategy<String>> = vec![
-        select(vec![
-            "book-orders://policies/returns",
-            "book-orders://nothing",
-            "",
-            "file:///etc/passwd",
-        ])
-        .prop_map(String::from)
-        .boxed(),
-        text().boxed(),
-    ];
-    if !pools.uris.is_empty() {
-        choices.push(select(pools.uris.clone()).boxed());
-        choices.push(select(pools.uris.clone()).boxed());
-    }
-    if let Some((template, prefix)) = &pools.template {
-        let prefix = prefix.clone();
-        choices.push(Just(template.clone()).boxed());
-        for _ in 0..3 {
-            let prefix = prefix.clone();
-            choices.push(
-                order_id(pools)
-                    .prop_map(move |id| format!("{prefix}{}", crate::model::catalog::expand(&id)))
-                    .boxed(),
-            );
-        }
-        choices.push(
-            order_id(pools)
-                .prop_map(move |id| format!("{prefix}{id}"))
-                .boxed(),
-        );
-    }
-    proptest::strategy::Union::new(choices).boxed()
-}
-
-fn resource_read(pools: &Pools) -> BoxedStrategy<Vec<Member>> {
-    prop_oneof![
-        12 => (str_json(uri(pools)), esc()).prop_map(|(u, e)| vec![("uri".to_string(), e, u)]),
-        1 => Just(vec![]),
-        1 => not_a("string").prop_map(|v| vec![("uri".to_string(), Esc::Plain, v)]),
-    ]
-    .boxed()
-}
-
-/// A `tone` value: one of the list, a near miss, or anything.
-fn tone() -> BoxedStrategy<String> {
-    prop_oneof![
-        3 => select(vec!["friendly", "formal", "brief"]).prop_map(String::from),
-        2 => select(vec!["Friendly", "rude", "", "brief "]).prop_map(String::from),
-        1 => text(),
-    ]
-    .boxed()
-}
-
-fn prompt_get(pools: &Pools) -> BoxedStrategy<Vec<Member>> {
-    let name = prop_oneof![
-        6 => Just(Some(Json::str("reply_to_customer"))),
-        4 => Just(Some(Json::str("returns_help"))),
-        1 => str_json(select(vec!["get_order", "Reply_To_Customer", ""]).prop_map(String::from)).prop_map(Some),
-        1 => not_a("string").prop_map(Some),
-        1 => Just(None),
-    ];
-    let good = (
-        proptest::option::weighted(0.8, str_json(order_id(pools))),
-        proptest::option::weighted(0.6, str_json(tone())),
-        proptest::collection::vec(unknown_member(), 0..2),
-    )
-        .prop_map(|(id, tone, extra)| {
-            let mut m = Vec::new();
-            if let Some(id) = id {
-                m.push(("order_id".to_string(), Esc::Plain, id));
-            }
-            if let Some(t) = tone {
-                m.push(("tone".to_string(), Esc::Plain, t));
-            }
-            for (k, e, v) in extra {
-                if !m.iter().any(|(n, _, _)| *n == k) {
-                    m.push((k, e, Json::str(v.as_str().unwrap_or("x"))));
-                }
-            }
-            Some(Json::Obj(m))
-        });
-    let args = prop_oneof![
-        10 => good,
-        1 => Just(None),
-        1 => not_a("object").prop_map(Some),
-        1 => not_a("string").prop_map(|v| Some(Json::Obj(vec![("order_id".to_string(), Esc::Plain, v)]))),
-    ];
-    (name, args)
-        .prop_map(|(name, args)| {
-            let mut m = Vec::new();
-            if let Some(n) = name {
-                m.push(("name".to_string(), Esc::Plain, n));
-            }
-            if let Some(a) = args {
-                m.push(("arguments".to_string(), Esc::Plain, a));
-            }
-            m
-        })
-        .boxed()
-}
-
-fn complete(pools: &Pools) -> BoxedStrategy<Vec<Member>> {
-    let template = pools
-        .template
-        .as_ref()
-        .map(|(t, _)| t.clone())
-        .unwrap_or_else(|| "book-orders://orders/{order_id}".into());
-    let reference = prop_oneof![
-        4 => Just(Json::obj([("type", Json::str("ref/prompt")), ("name", Json::str("reply_to_customer"))])),
-        4 => Just(Json::obj([("type", Json::str("ref/resource")), ("uri", Json::str(template))])),
-        1 => Just(Json::obj([("type", Json::str("ref/prompt")), ("name", Json::str("returns_help"))])),
-        1 => Just(Json::obj([("type", Json::str("ref/resource")), ("uri", Json::str("book-orders://policies/returns"))])),
-        1 => Just(Json::obj([("type", Json::str("ref/prompt"))])),
-        1 => Just(Json::obj([("type", Json::str("ref/tool")), ("name", Json::str("get_order"))])),
-        1 => not_a("object"),
-    ];
-    let prefix = prop_oneof![
-        3 => order_id(pools).prop_map(|id| id.chars().take(2).collect::<String>()),
-        2 => order_id(pools),
-        1 => Just(String::new()),
-        1 => tone().prop_map(|t| t.chars().take(2).collect::<String>()),
-    ];
-    let argument = prop_oneof![
-        10 => (select(vec!["order_id", "order_id", "tone", "status"]), prefix)
-            .prop_map(|(n, v)| Json::obj([("name", Json::str(n)), ("value", Json::str(v))])),
-        1 => Just(Json::obj([("name", Json::str("order_id"))])),
-        1 => not_a("object"),
-    ];
-    (
-        proptest::option::weighted(0.95, reference),
-        proptest::option::weighted(0.95, argument),
-    )
-        .prop_map(|(r, a)| {
-            let mut m = Vec::new();
-            if let Some(r) = r {
-                m.push(("ref".to_string(), Esc::Plain, r));
-            }
-            if let Some(a) = a {
-                m.push(("argument".to_string(), Esc::Plain, a));
-            }
-            m
-        })
-        .boxed()
+/// `name` and `arguments` members (`tools/call`, `prompts/get`), each
+/// when given.
+pub(crate) fn name_and_arguments(name: Option<Json>, args: Option<Json>) -> Vec<Member> {
+    let named = [("name", name), ("arguments", args)];
+    named
+        .into_iter()
+        .filter_map(|(k, v)| v.map(|v| (k.to_string(), Esc::Plain, v)))
+        .collect()
 }
 
 /// The method members of `params` for `method`.
@@ -670,22 +531,13 @@ fn method_params(pools: &Pools, method: &str) -> BoxedStrategy<Vec<Member>> {
                         1 => not_a("string").prop_map(Some).boxed(),
                         _ => Just(Some(Json::Str(name, e))).boxed(),
                     };
-                    (name_json, args).prop_map(|(name, args)| {
-                        let mut m = Vec::new();
-                        if let Some(n) = name {
-                            m.push(("name".to_string(), Esc::Plain, n));
-                        }
-                        if let Some(a) = args {
-                            m.push(("arguments".to_string(), Esc::Plain, a));
-                        }
-                        m
-                    })
+                    (name_json, args).prop_map(|(name, args)| name_and_arguments(name, args))
                 })
                 .boxed()
         }
-        "resources/read" => resource_read(pools),
-        "prompts/get" => prompt_get(pools),
-        "completion/complete" => complete(pools),
+        "resources/read" => super::catalog::resource_read(pools),
+        "prompts/get" => super::catalog::prompt_get(pools),
+        "completion/complete" => super::catalog::complete(pools),
         "tools/list" | "resources/list" | "resources/templates/list" | "prompts/list" => {
             prop_oneof![
                 6 => Just(vec![]),
@@ -733,6 +585,19 @@ pub fn request(config: &Config) -> BoxedStrategy<Json> {
 /// user owns, someone else's, and none.
 pub fn tool_call(config: &Config) -> BoxedStrategy<Json> {
     request_with(config, Just("tools/call".to_string()).boxed())
+}
+
+/// A request tree as [`request`] makes, always for one of the catalog's
+/// methods (`resources/*`, `prompts/*`, `completion/complete`).
+pub fn catalog_call(config: &Config) -> BoxedStrategy<Json> {
+    let methods = vec![
+        "resources/read",
+        "prompts/get",
+        "completion/complete",
+        "resources/list",
+        "prompts/list",
+    ];
+    request_with(config, select(methods).prop_map(String::from).boxed())
 }
 
 fn request_with(config: &Config, method: BoxedStrategy<String>) -> BoxedStrategy<Json> {
