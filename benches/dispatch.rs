@@ -29,11 +29,27 @@ use mcp_reference::Server;
 use mcp_reference_testkit::schema::Schema;
 use serde_json::Value;
 
+/// Every class with the server it runs on: the textbook's classes on the
+/// textbook's configuration, the catalog's (issue 32) on the example one.
+fn all_classes() -> Vec<(common::Class, std::rc::Rc<Server>)> {
+    let textbook = std::rc::Rc::new(common::server());
+    let catalog = std::rc::Rc::new(common::catalog_server());
+    let mut all: Vec<_> = common::classes()
+        .into_iter()
+        .map(|c| (c, textbook.clone()))
+        .collect();
+    all.extend(
+        common::catalog_classes()
+            .into_iter()
+            .map(|c| (c, catalog.clone())),
+    );
+    all
+}
+
 fn check_all() {
-    let server = common::server();
     let schema = Schema::find("2026-07-28")
         .unwrap_or_else(|e| panic!("the official schema is needed to check bench replies: {e}"));
-    for class in common::classes() {
+    for (class, server) in all_classes() {
         let reply = class.check(&server).unwrap_or_else(|e| panic!("{e}"));
         let method = serde_json::from_slice::<Value>(&class.line)
             .ok()
@@ -68,8 +84,7 @@ fn floor_once(line: &[u8]) {
 
 fn dispatch(c: &mut Criterion) {
     check_all();
-    let server = common::server();
-    for class in common::classes() {
+    for (class, server) in all_classes() {
         let mut group = c.benchmark_group(class.name);
         group.throughput(criterion::Throughput::Bytes(class.line.len() as u64));
         let line = class.line.as_slice();
@@ -93,13 +108,12 @@ fn paired() {
     const ROUNDS: usize = 400;
     const BATCH: Duration = Duration::from_micros(200);
     check_all();
-    let server = common::server();
     let mut out = Vec::with_capacity(64 * 1024);
     println!(
         "| class | respond (ns) | floor (ns) | respond / floor (median of {ROUNDS} paired rounds) |"
     );
     println!("| --- | ---: | ---: | ---: |");
-    for class in common::classes() {
+    for (class, server) in all_classes() {
         let line = class.line.as_slice();
         // Calls per batch: enough for the floor to take about BATCH.
         let start = Instant::now();

@@ -28,6 +28,9 @@ pub enum Node {
     Bool(bool),
     /// A non-negative integer.
     Uint(u64),
+    /// A configured JSON number, written as serde_json writes it (a
+    /// resource's `priority`).
+    Num(serde_json::Number),
     /// A string (escaped when serialized).
     Str(String),
     /// An array.
@@ -90,6 +93,7 @@ impl Serialize for Node {
         match self {
             Node::Bool(b) => s.serialize_bool(*b),
             Node::Uint(n) => s.serialize_u64(*n),
+            Node::Num(n) => n.serialize(s),
             Node::Str(text) => s.serialize_str(text),
             Node::Arr(items) => {
                 let mut seq = s.serialize_seq(Some(items.len()))?;

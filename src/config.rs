@@ -17,6 +17,8 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+use crate::catalog::{Catalog, OrderTemplate, Resource};
+
 /// The modern protocol versions this implementation can serve. A
 /// configuration may list a subset of them, never anything else.
 pub const MODERN_VERSIONS: &[&str] = &["2026-07-28"];
@@ -35,6 +37,22 @@ pub const DEFAULT_MAX_LINE_BYTES: usize = 4 * 1024 * 1024;
 /// test in `tools` holds this list equal to the advertised schemas.
 pub const HEADER_PARAMS: &[(&str, &str)] =
     &[("get_order", "order_id"), ("lookup_stock", "product_id")];
+
+/// Caching hints of `resources/list`, `resources/templates/list`,
+/// `prompts/list` and `resources/read` of a static resource: built from the
+/// configuration's constant parts only, the same for every user (rows R1,
+/// R2, R4, P1; `server/utilities/caching.mdx`, "Choosing a Cache Scope").
+pub const CATALOG_CACHE: CacheHint = CacheHint {
+    ttl_ms: 300_000,
+    scope: CacheScope::Public,
+};
+
+/// Caching hints of `resources/read` of an order: it depends on the user,
+/// so `private` (row R5).
+pub const ORDER_CACHE: CacheHint = CacheHint {
+    ttl_ms: 60_000,
+    scope: CacheScope::Private,
+};
 
 /// The default MCP endpoint path of the HTTP binding.
 pub const DEFAULT_ENDPOINT: &str = "/mcp";
@@ -156,6 +174,7 @@ pub struct Config {
     max_line_bytes: usize,
     param_headers: BTreeMap<String, BTreeMap<String, String>>,
     http: HttpSettings,
+    catalog: Catalog,
 }
 
 /// The file format: every member optional, defaults from the textbook.
@@ -176,6 +195,12 @@ struct ConfigFile {
     param_headers: BTreeMap<String, BTreeMap<String, String>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     http: Option<HttpSettings>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    resources: Option<Vec<Resource>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    order_template: Option<OrderTemplate>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    prompts: Option<Vec<String>>,
 }
 
 /// Why a configuration was refused. Its `Display` is one sentence.
@@ -240,6 +265,7 @@ impl Default for Config {
             max_line_bytes: DEFAULT_MAX_LINE_BYTES,
             param_headers: BTreeMap::new(),
             http: HttpSettings::default(),
+            catalog: Catalog::default(),
         }
     }
 }
@@ -293,6 +319,12 @@ impl Config {
         if let Some(http) = file.http {
             config.http = http;
         }
+        config.catalog = Catalog {
+            resources: file.resources.unwrap_or_default(),
+            order_template: file.order_template,
+            prompts: file.prompts.unwrap_or_default(),
+        };
+        config.catalog.sort();
         config.validate()?;
         Ok(config)
     }
@@ -312,6 +344,9 @@ impl Config {
             max_line_bytes: Some(self.max_line_bytes),
             param_headers: self.param_headers.clone(),
             http: (self.http != HttpSettings::default()).then(|| self.http.clone()),
+            resources: Some(self.catalog.resources.clone()).filter(|r| !r.is_empty()),
+            order_template: self.catalog.order_template.clone(),
+            prompts: Some(self.catalog.prompts.clone()).filter(|p| !p.is_empty()),
         };
         // Strings, numbers and lists only: serializing cannot fail.
         serde_json::to_string(&file).unwrap_or_default()
@@ -341,6 +376,15 @@ impl Config {
     /// Turns the legacy `initialize` path on for these versions (empty: off).
     pub fn with_legacy_versions(mut self, versions: Vec<String>) -> Result<Config, ConfigError> {
         self.legacy_versions = versions;
+        self.validate()?;
+        Ok(self)
+    }
+
+    /// Replaces the catalog of resources, the order template and prompts
+    /// (sorted into listing order, then validated).
+    pub fn with_catalog(mut self, mut catalog: Catalog) -> Result<Config, ConfigError> {
+        catalog.sort();
+        self.catalog = catalog;
         self.validate()?;
         Ok(self)
     }
@@ -406,7 +450,8 @@ impl Config {
             return Err(invalid("max_line_bytes must be at least 1024"));
         }
         check_param_headers(&self.param_headers)?;
-        check_http(&self.http)
+        check_http(&self.http)?;
+        self.catalog.validate(is_rfc3339_utc).map_err(invalid)
     }
 
     /// Mirrors a tool parameter into an HTTP header (`x-mcp-header`):
@@ -436,6 +481,12 @@ impl Config {
     /// Every configured `x-mcp-header`: tool -> {parameter -> header name}.
     pub fn param_headers(&self) -> &BTreeMap<String, BTreeMap<String, String>> {
         &self.param_headers
+    }
+
+    /// The resources, order template and prompts offered besides the
+    /// tools (empty in the textbook's configuration).
+    pub fn catalog(&self) -> &Catalog {
+        &self.catalog
     }
 
     /// The HTTP binding's settings.

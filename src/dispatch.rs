@@ -5,6 +5,9 @@
 //! | `server/discover` | `DiscoverResult`, rendered once |
 //! | `tools/list` | `ListToolsResult`, rendered once; any `cursor` is `-32602` |
 //! | `tools/call` | the tool's result, or `-32602` for a malformed call or an unknown tool |
+//! | `resources/list`, `resources/templates/list`, `resources/read` | [`crate::resources`], when the catalog offers resources; else `-32601` |
+//! | `prompts/list`, `prompts/get` | [`crate::prompts`], when the catalog offers prompts; else `-32601` |
+//! | `completion/complete` | [`crate::completion`], when there is something to complete; else `-32601` |
 //! | `ping`, `logging/setLevel` (removed in 2026-07-28) | `-32601`, saying so |
 //! | anything else | `-32601` |
 //!
@@ -28,10 +31,14 @@ use std::fmt;
 use serde::de::{DeserializeSeed, Deserializer, MapAccess, Visitor};
 
 use crate::canonical::{Node, obj};
-use crate::config::{CacheHint, Config};
+use crate::completion::Completion;
+use crate::config::Config;
 use crate::error::{Code, RpcError};
 use crate::json::{KeySet, ScanSeed, Shallow, Str};
-use crate::tools::{Arguments, Call, Catalog, Era, Executor, complete_result};
+use crate::prompts::Prompts;
+use crate::resources::Resources;
+pub(crate) use crate::tools::ArgumentsField;
+use crate::tools::{Arguments, Call, Catalog, Era, Executor, cache_fields, complete_result};
 
 /// The method params of a request, beyond `_meta`.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -49,15 +56,12 @@ pub struct MethodParams<'a> {
     /// `clientInfo` (the legacy `initialize`): its JSON type. Self-reported
     /// and never read beyond that.
     pub client_info: Option<Shallow<'a>>,
-}
-
-/// The `arguments` member of `tools/call`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ArgumentsField<'a> {
-    /// An object, decoded member by member.
-    Object(Arguments<'a>),
-    /// Anything else (its JSON type).
-    Other(Shallow<'a>),
+    /// `uri` (`resources/read`).
+    pub uri: Option<Shallow<'a>>,
+    /// `ref` (`completion/complete`), decoded member by member.
+    pub reference: Option<ArgumentsField<'a>>,
+    /// `argument` (`completion/complete`), decoded member by member.
+    pub argument: Option<ArgumentsField<'a>>,
 }
 
 impl<'a> MethodParams<'a> {
@@ -83,6 +87,9 @@ impl<'a> MethodParams<'a> {
             }
             "capabilities" => self.capabilities = Some(map.next_value_seed(ScanSeed { dup })?),
             "clientInfo" => self.client_info = Some(map.next_value_seed(ScanSeed { dup })?),
+            "uri" => self.uri = Some(map.next_value_seed(ScanSeed { dup })?),
+            "ref" => self.reference = Some(map.next_value_seed(ArgumentsSeed { dup })?),
+            "argument" => self.argument = Some(map.next_value_seed(ArgumentsSeed { dup })?),
             _ => {
                 map.next_value_seed(ScanSeed { dup })?;
             }
@@ -151,6 +158,9 @@ pub(crate) struct Methods {
     catalog: Catalog,
     discover: Vec<u8>,
     list: Vec<u8>,
+    resources: Option<Resources>,
+    prompts: Option<Prompts>,
+    completion: Option<Completion>,
 }
 
 /// `-32602` for `tools/call` without a string `name`.
@@ -176,13 +186,6 @@ pub(crate) const REMOVED_METHOD: RpcError<'static> = RpcError::new(
     "Method not found: removed in protocol version 2026-07-28",
 );
 
-/// The caching hints, `ttlMs, cacheScope` (`schema.ts` `CacheableResult`),
-/// which follow a result's own members (row W1).
-fn cache_fields(members: &mut Vec<(&'static str, Node)>, hint: CacheHint) {
-    members.push(("ttlMs", Node::Uint(hint.ttl_ms)));
-    members.push(("cacheScope", Node::from(hint.scope.as_str())));
-}
-
 impl Methods {
     /// Builds the catalog and renders the constant results.
     ///
@@ -190,13 +193,30 @@ impl Methods {
     pub(crate) fn new(config: &Config, supported_versions: &[String]) -> Self {
         let catalog = Catalog::new(config);
         let identity = config.identity();
+        let resources = Resources::new(config);
+        let prompts = Prompts::new(config);
+        let completion = Completion::new(config);
 
         // `DiscoverResult`: supportedVersions, capabilities, instructions,
-        // then the caching hints (row W1).
+        // then the caching hints (row W1). `ServerCapabilities` in
+        // `schema.ts` order: completions, prompts, resources, tools; no
+        // `listChanged` or `subscribe`: the catalog is fixed for the
+        // process (DEC16).
         let versions = supported_versions.iter().map(Node::from).collect();
+        let mut capabilities = Vec::new();
+        for (name, offered) in [
+            ("completions", completion.is_some()),
+            ("prompts", prompts.is_some()),
+            ("resources", resources.is_some()),
+            ("tools", true),
+        ] {
+            if offered {
+                capabilities.push((name, obj! {}));
+            }
+        }
         let mut members = vec![
             ("supportedVersions", Node::Arr(versions)),
-            ("capabilities", obj! { "tools" => obj! {} }),
+            ("capabilities", Node::Obj(capabilities)),
         ];
         if let Some(instructions) = &identity.instructions {
             members.push(("instructions", Node::from(instructions)));
@@ -214,6 +234,9 @@ impl Methods {
             catalog,
             discover,
             list,
+            resources,
+            prompts,
+            completion,
         }
     }
 
@@ -228,16 +251,37 @@ impl Methods {
         method: &str,
         params: &MethodParams<'_>,
         executor: &mut E,
-    ) -> Result<&'s [u8], RpcError<'static>> {
-        match method {
-            "server/discover" => Ok(&self.discover),
-            "tools/list" if params.cursor => Err(INVALID_CURSOR),
-            "tools/list" => Ok(&self.list),
-            "tools/call" => self.call_tool(params, executor),
-            "ping"
-            | "logging/setLevel"
-            | "notifications/initialized"
-            | "notifications/roots/list_changed" => Err(REMOVED_METHOD),
+    ) -> Result<Cow<'s, [u8]>, RpcError<'static>> {
+        let list = |body: &'s [u8]| {
+            if params.cursor {
+                Err(INVALID_CURSOR)
+            } else {
+                Ok(Cow::Borrowed(body))
+            }
+        };
+        let resources = self.resources.as_ref();
+        let prompts = self.prompts.as_ref();
+        match (method, resources, prompts, &self.completion) {
+            ("server/discover", ..) => Ok(Cow::Borrowed(&self.discover)),
+            ("tools/list", ..) => list(&self.list),
+            ("tools/call", ..) => self.call_tool(params, executor).map(Cow::Borrowed),
+            ("resources/list", Some(r), ..) => list(r.list()),
+            ("resources/templates/list", Some(r), ..) => list(r.templates()),
+            ("resources/read", Some(r), ..) => r.read(params.uri.as_ref()).map(Cow::Borrowed),
+            ("prompts/list", _, Some(p), _) => list(p.list()),
+            ("prompts/get", _, Some(p), _) => p
+                .get(params.name.as_ref(), params.arguments.as_ref())
+                .map(Cow::Borrowed),
+            ("completion/complete", _, _, Some(c)) => c
+                .complete(params.reference.as_ref(), params.argument.as_ref())
+                .map(Cow::Owned),
+            (
+                "ping"
+                | "logging/setLevel"
+                | "notifications/initialized"
+                | "notifications/roots/list_changed",
+                ..,
+            ) => Err(REMOVED_METHOD),
             _ => Err(METHOD_NOT_FOUND),
         }
     }

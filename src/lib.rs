@@ -49,8 +49,8 @@
 //! | envelope | `envelope` | JSON-RPC 2.0: ids, requests, notifications, replies |
 //! | metadata and versions | `meta` | `params._meta`, protocol versions, `initialize` |
 //! | dispatch | `dispatch` | methods and their params |
-//! | tools | `tools` | the catalog, `inputSchema` checks, tool results |
-//! | configuration | `config` | user, data, identity, versions, hints, limits |
+//! | tools, resources, prompts | `tools`, `resources`, `prompts`, `completion` | the tool catalog, `inputSchema` checks, tool results; resource lists and reads; prompts; completion |
+//! | configuration | `config`, [`catalog`] | user, data, identity, versions, hints, limits; the resources, order template and prompts offered |
 //!
 //! `error` (the error codes), `json` (borrowed, duplicate-detecting
 //! decoding) and `canonical` (the canonical output form, row W1) are leaves
@@ -59,6 +59,8 @@
 #![forbid(unsafe_code)]
 
 mod canonical;
+pub mod catalog;
+mod completion;
 mod config;
 mod dispatch;
 mod envelope;
@@ -67,14 +69,17 @@ pub mod http;
 mod json;
 mod legacy;
 mod meta;
+mod prompts;
+mod resources;
 mod server;
 mod session;
 mod stdio;
 mod tools;
 
 pub use config::{
-    CacheHint, CacheScope, Config, ConfigError, DEFAULT_ENDPOINT, DEFAULT_MAX_LINE_BYTES,
-    HEADER_PARAMS, HttpSettings, Identity, LEGACY_VERSIONS, MODERN_VERSIONS, Order, StockItem,
+    CATALOG_CACHE, CacheHint, CacheScope, Config, ConfigError, DEFAULT_ENDPOINT,
+    DEFAULT_MAX_LINE_BYTES, HEADER_PARAMS, HttpSettings, Identity, LEGACY_VERSIONS,
+    MODERN_VERSIONS, ORDER_CACHE, Order, StockItem,
 };
 pub use legacy::LegacyVersion;
 pub use server::{Disposition, Server};

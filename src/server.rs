@@ -181,7 +181,7 @@ impl Server {
     ) -> Option<Code> {
         match self.handle(method, params, executor) {
             Ok(body) => {
-                envelope::write_result(out, id, body);
+                envelope::write_result(out, id, &body);
                 None
             }
             Err(error) => {
@@ -202,7 +202,7 @@ impl Server {
         method: &str,
         params: Option<&ParamsField<'a>>,
         executor: &mut E,
-    ) -> Result<&'s [u8], RpcError<'a>> {
+    ) -> Result<std::borrow::Cow<'s, [u8]>, RpcError<'a>> {
         if method == "initialize" {
             return Err(self.versions.initialize_error(params));
         }

@@ -15,6 +15,10 @@ use mcp_reference_testkit::model;
 use serde_json::{Value, json};
 use support::{call, line, meta, validate};
 
+#[path = "support/catalog_cases.rs"]
+mod catalog_cases;
+use catalog_cases::catalog_cases;
+
 /// The exact reply the contract shows for a case: test vectors written
 /// from `docs/behavior.md`, checked beside the model's expectation.
 enum Want {
@@ -483,6 +487,7 @@ fn stock_configuration_rows() {
     .unwrap();
     let server = Server::new(Config::from_json(&bytes).unwrap());
     run(&server, &stock_cases());
+    run(&server, &catalog_cases());
     // And the example configuration lists both tools, in name order.
     let list = support::reply(
         &server,
@@ -525,7 +530,7 @@ fn every_documented_row_has_a_case_and_every_case_a_row() {
         .filter_map(|l| l.split(' ').next())
         .filter(|id| {
             id.len() >= 2
-                && id.starts_with(['F', 'E', 'M', 'D', 'T', 'W'])
+                && id.starts_with(['F', 'E', 'M', 'D', 'T', 'W', 'R', 'P', 'C'])
                 && id[1..].chars().all(|c| c.is_ascii_digit())
         })
         .map(str::to_owned)
@@ -533,6 +538,7 @@ fn every_documented_row_has_a_case_and_every_case_a_row() {
     let mut tested: BTreeSet<String> = default_cases()
         .iter()
         .chain(stock_cases().iter())
+        .chain(catalog_cases().iter())
         .map(|c| c.row.to_owned())
         .collect();
     tested.insert("F3".into());
@@ -620,4 +626,69 @@ fn only_the_w2_codes_are_emitted() {
     }
     let all: BTreeSet<i64> = model::ERROR_CODES.iter().copied().collect();
     assert_eq!(seen, all);
+}
+
+#[test]
+fn forbidden_is_nonexistent_on_every_catalog_path() {
+    // DEC12 over the catalog (R6, P5, C1): another user's order and an
+    // order that does not exist get the same bytes, apart from nothing
+    // (the ids are equal here), on resources/read, prompts/get and
+    // completion; and the textbook's configuration offers none of it (D4).
+    let bytes = repo_file("data/config.example.json");
+    let server = Server::new(Config::from_json(&bytes).unwrap());
+    let p = |extra: Value| {
+        let mut p = json!({ "_meta": meta() });
+        for (k, v) in extra.as_object().unwrap() {
+            p[k] = v.clone();
+        }
+        p
+    };
+    let pairs = [
+        (
+            "resources/read",
+            json!({"uri": "book-orders://orders/B-205"}),
+            json!({"uri": "book-orders://orders/Z-999"}),
+        ),
+        (
+            "prompts/get",
+            json!({"name": "reply_to_customer", "arguments": {"order_id": "B-205"}}),
+            json!({"name": "reply_to_customer", "arguments": {"order_id": "Z-999"}}),
+        ),
+        (
+            "completion/complete",
+            json!({"ref": {"type": "ref/prompt", "name": "reply_to_customer"}, "argument": {"name": "order_id", "value": "B-2"}}),
+            json!({"ref": {"type": "ref/prompt", "name": "reply_to_customer"}, "argument": {"name": "order_id", "value": "Z-9"}}),
+        ),
+    ];
+    for (method, forbidden, missing) in pairs {
+        let a = server
+            .respond(line(json!(7), method, p(forbidden)).as_bytes())
+            .unwrap();
+        let b = server
+            .respond(line(json!(7), method, p(missing)).as_bytes())
+            .unwrap();
+        assert_eq!(
+            String::from_utf8_lossy(&a),
+            String::from_utf8_lossy(&b),
+            "{method}"
+        );
+        for secret in ["B-205", "tomas", "shipped", "2026-09-12"] {
+            assert!(
+                !String::from_utf8_lossy(&a).contains(secret),
+                "{method}: {secret}"
+            );
+        }
+    }
+    let textbook = Server::new(Config::default());
+    for method in [
+        "resources/list",
+        "resources/templates/list",
+        "resources/read",
+        "prompts/list",
+        "prompts/get",
+        "completion/complete",
+    ] {
+        let reply = support::reply(&textbook, &line(json!(1), method, p(json!({}))));
+        assert_eq!(reply["error"]["code"], -32601, "{method}");
+    }
 }

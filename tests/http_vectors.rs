@@ -1,7 +1,8 @@
 //! The HTTP test vectors, `vectors/http.jsonl` (docs/vectors.md, "HTTP
 //! vectors"): each case below, answered by the binding for the `http`
 //! fixture (`vectors/configs/http.json`: the textbook with `get_order`'s
-//! `order_id` mirrored as `Order-Id`) and checked against the model, with
+//! `order_id` mirrored as `Order-Id`, and the example configuration's
+//! catalog of resources and prompts) and checked against the model, with
 //! its row's level and source from `docs/rows.json`. The committed file must
 //! be what this generates, byte for byte; `MCP_UPDATE_VECTORS=1` rewrites
 //! it. The host the vectors were made for is written `{authority}`, which a
@@ -27,7 +28,25 @@ fn config() -> Config {
         "get_order".to_owned(),
         BTreeMap::from([("order_id".to_owned(), "Order-Id".to_owned())]),
     )]);
-    Config::default().with_param_headers(headers).unwrap()
+    // The catalog of the example configuration (issue 32), so that
+    // `Mcp-Name` is exercised on resources/read and prompts/get too.
+    let example = Config::from_json(include_bytes!("../data/config.example.json")).unwrap();
+    Config::default()
+        .with_param_headers(headers)
+        .and_then(|c| c.with_catalog(example.catalog().clone()))
+        .unwrap()
+}
+
+fn read(id: u32, uri: &str) -> String {
+    format!(
+        r#"{{"jsonrpc":"2.0","id":{id},"method":"resources/read","params":{{"uri":"{uri}",{META}}}}}"#
+    )
+}
+
+fn prompt(id: u32, name: &str, order: &str) -> String {
+    format!(
+        r#"{{"jsonrpc":"2.0","id":{id},"method":"prompts/get","params":{{"name":"{name}","arguments":{{"order_id":"{order}"}},{META}}}}}"#
+    )
 }
 
 const META: &str = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"book-host","version":"1.0.0"}}"#;
@@ -91,6 +110,13 @@ fn cases() -> Vec<Case> {
         ("H11-method-case", "Mcp-Method values are case-sensitive: 400 with -32020", discover(1), |r| set(r, "Mcp-Method", "Server/Discover"), None),
         ("H12-name-missing", "a tools/call without Mcp-Name: 400 with -32020", call(3, "get_order", "A-104"), |r| drop_header(r, "Mcp-Name"), None),
         ("H12-name-mismatch", "Mcp-Name get_order over a cancel_order body (a gateway routing on it): 400 with -32020, nothing runs", call(5, "cancel_order", "A-104"), |r| set(r, "Mcp-Name", "get_order"), None),
+        ("H12-read-name-missing", "a resources/read without Mcp-Name: 400 with -32020", read(20, "book-orders://orders/A-104"), |r| drop_header(r, "Mcp-Name"), None),
+        ("H12-read-uri-mismatch", "Mcp-Name naming A-104's uri over a body reading B-205's: 400 with -32020, nothing read", read(21, "book-orders://orders/B-205"), |r| set(r, "Mcp-Name", "book-orders://orders/A-104"), None),
+        ("H12-prompt-name-mismatch", "Mcp-Name returns_help over a reply_to_customer body: 400 with -32020", prompt(22, "reply_to_customer", "A-104"), |r| set(r, "Mcp-Name", "returns_help"), None),
+        ("H15-read-order", "resources/read of A-104 with Mcp-Name its uri: 200, the snapshot, private", read(23, "book-orders://orders/A-104"), |_| {}, None),
+        ("H15-read-forbidden", "resources/read of B-205 as mira: 400 with -32602, as for an order that does not exist", read(24, "book-orders://orders/B-205"), |_| {}, None),
+        ("H15-read-base64", "a uri that is not plain ASCII travels as a Base64 sentinel in Mcp-Name: decoded, then 400 with -32602 (no such resource)", read(25, "book-orders://orders/\u{c4}-1"), |_| {}, None),
+        ("H15-prompt-get", "prompts/get reply_to_customer for A-104 with Mcp-Name its name: 200", prompt(26, "reply_to_customer", "A-104"), |_| {}, None),
         ("H15-name-base64", "Mcp-Name as a Base64 sentinel is decoded: 200", call(3, "get_order", "A-104"), |r| set(r, "Mcp-Name", "=?base64?Z2V0X29yZGVy?="), None),
         ("H15-lowercase-headers", "header names in lower case are the same headers: 200", call(3, "get_order", "A-104"), |r| for (n, _) in &mut r.headers { *n = n.to_ascii_lowercase(); }, None),
         ("H13-bad-base64", "an Mcp-Name sentinel that is not Base64: 400 with -32020", call(3, "get_order", "A-104"), |r| set(r, "Mcp-Name", "=?base64?***?="), None),

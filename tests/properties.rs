@@ -267,6 +267,83 @@ proptest! {
         ok(Checker::new(&c).check(&line, &reply))?;
     }
 
+    /// The same over the catalog's paths (R6, P5, C1): for configurations
+    /// that offer the catalog, no reply to `resources/read`, `prompts/get`,
+    /// `completion/complete` or the lists shows anything of an order the
+    /// user may not read, and every reply (completion's values, `total`
+    /// and `hasMore` included) equals the reply of the server without
+    /// those orders.
+    #[test]
+    fn forbidden_never_leaks_over_the_catalog(
+        (c, tree) in strategy::config()
+            .prop_filter("the catalog and someone else's order", |c| {
+                c.catalog().order_template.is_some() && !strategy::forbidden_orders(c).is_empty()
+            })
+            .prop_flat_map(|c| { let t = strategy::catalog_call(&c); (Just(c), t) })
+    ) {
+        let line = tree.render();
+        let reply = respond(&roomy(&c), &line);
+        ok(Checker::new(&c).check(&line, &reply))?;
+        if let Ok(v) = model::read_reply(&reply) {
+            let method = serde_json::from_slice::<Value>(&line).ok()
+                .and_then(|l| l.get("method").and_then(Value::as_str).map(str::to_owned));
+            ok(support::schema().validate_reply(method.as_deref(), &v.value))?;
+        }
+    }
+
+    /// Another user's order through the template, the prompt and
+    /// completion gets the bytes an order that does not exist gets.
+    #[test]
+    fn forbidden_is_nonexistent_over_the_catalog(
+        (c, forbidden) in strategy::config()
+            .prop_filter("the template, the prompt and someone else's order", |c| {
+                c.catalog().prompts.iter().any(|p| p == "reply_to_customer")
+                    && !strategy::forbidden_orders(c).is_empty()
+            })
+            .prop_flat_map(|c| {
+                let ids: Vec<String> = strategy::forbidden_orders(&c).into_keys().collect();
+                (Just(c), select(ids))
+            }),
+        missing in strategy::text(),
+    ) {
+        prop_assume!(!c.orders().iter().any(|o| o.order_id == missing));
+        let server = roomy(&c);
+        let template = c.catalog().order_template.clone().unwrap();
+        let prefix = template.uri_template.trim_end_matches("{order_id}").to_string();
+        let uri = |id: &str| format!("{prefix}{}", model::catalog::expand(id));
+        let line = |method: &str, params: Value| {
+            let mut p = params;
+            p["_meta"] = json!({
+                "io.modelcontextprotocol/protocolVersion": c.versions()[0],
+                "io.modelcontextprotocol/clientCapabilities": {},
+            });
+            json!({"jsonrpc": "2.0", "id": 9, "method": method, "params": p}).to_string()
+        };
+        let prompt = |id: &str| json!({"name": "reply_to_customer", "arguments": {"order_id": id}});
+        for (method, f, m) in [
+            ("resources/read", json!({"uri": uri(&forbidden)}), json!({"uri": uri(&missing)})),
+            ("prompts/get", prompt(&forbidden), prompt(&missing)),
+        ] {
+            let a = respond(&server, line(method, f).as_bytes());
+            let b = respond(&server, line(method, m).as_bytes());
+            prop_assert_eq!(String::from_utf8_lossy(&a), String::from_utf8_lossy(&b), "{}", method);
+            prop_assert!(model::read_reply(&a).unwrap().code() == Some(-32602));
+        }
+        // A completion of the forbidden id's prefix suggests only the
+        // user's own ids that share it.
+        let reply = respond(&server, line("completion/complete", json!({
+            "ref": {"type": "ref/resource", "uri": template.uri_template},
+            "argument": {"name": "order_id", "value": forbidden},
+        })).as_bytes());
+        let v = model::read_reply(&reply).unwrap().value;
+        let values = v["result"]["completion"]["values"].as_array().cloned().unwrap_or_default();
+        for value in &values {
+            let own = c.orders().iter().any(|o| o.owner == c.user() && Some(o.order_id.as_str()) == value.as_str());
+            prop_assert!(own, "{}", v);
+        }
+        prop_assert_eq!(&v["result"]["completion"]["total"], &json!(values.len()));
+    }
+
     /// The reply for an order the user may not read is byte-identical to
     /// the reply for an order id that does not exist (same request id), and
     /// a self-reported `clientInfo` of "administrator" changes nothing.
@@ -491,14 +568,17 @@ fn the_generator_covers_the_input_space() {
     let mut labels: BTreeMap<&str, usize> = BTreeMap::new();
     let mut past_meta = 0;
     let scenario = strategy::scenario();
-    for _ in 0..4000 {
+    const CASES: usize = 6000;
+    for _ in 0..CASES {
         let (_, case) = scenario.new_tree(&mut runner).unwrap().current();
         for row in case.expect.rows() {
             *rows.entry(row).or_default() += 1;
         }
         *labels.entry(case.label).or_default() += 1;
-        if matches!(case.expect.row.as_bytes().first(), Some(b'D' | b'T'))
-            || case.expect.row == "M7"
+        if matches!(
+            case.expect.row.as_bytes().first(),
+            Some(b'D' | b'T' | b'R' | b'P' | b'C')
+        ) || case.expect.row == "M7"
         {
             past_meta += 1;
         }
@@ -510,14 +590,18 @@ fn the_generator_covers_the_input_space() {
         if id.starts_with('L') || id.starts_with('H') {
             continue;
         }
-        let least = if rare.contains(&id) { 1 } else { 5 };
+        // The catalog's rows (R, P, C) need a configuration that offers
+        // the catalog (two thirds do) and one of six methods: each is
+        // reached here, and hundreds of times in tests/rows.rs.
+        let catalog = id.starts_with(['R', 'P', 'C']);
+        let least = if rare.contains(&id) || catalog { 1 } else { 5 };
         assert!(
             rows.get(id).is_some_and(|n| *n >= least),
             "the generators rarely or never reach row {id}: {rows:#?}"
         );
     }
     assert!(
-        past_meta * 4 >= 4000,
+        past_meta * 4 >= CASES,
         "most lines should be requests that get past the envelope and _meta: {rows:#?}"
     );
 }

@@ -28,8 +28,10 @@ fn contract_rows() -> Vec<String> {
         .filter_map(|l| {
             let cell = l.strip_prefix("| ")?.split(' ').next()?;
             let (letter, digits) = cell.split_at(1);
-            let ok = matches!(letter, "F" | "E" | "M" | "D" | "T" | "W" | "H" | "L")
-                && !digits.is_empty()
+            let ok = matches!(
+                letter,
+                "F" | "E" | "M" | "D" | "T" | "W" | "H" | "L" | "R" | "P" | "C"
+            ) && !digits.is_empty()
                 && digits.bytes().all(|b| b.is_ascii_digit());
             ok.then(|| cell.to_string())
         })
@@ -41,7 +43,7 @@ fn the_registry_is_the_contract_s_rows() {
     let registry: Vec<String> = rows::rows().iter().map(|r| r.id.clone()).collect();
     assert_eq!(
         registry.len(),
-        88,
+        110,
         "docs/rows.json does not parse or lost rows"
     );
     assert_eq!(registry, contract_rows());
@@ -66,8 +68,10 @@ fn every_row_the_model_names_is_registered() {
         let text = std::fs::read_to_string(&path).unwrap();
         for piece in text.split('"').skip(1).step_by(2) {
             let (letter, digits) = piece.split_at(piece.len().min(1));
-            if matches!(letter, "F" | "E" | "M" | "D" | "T" | "W" | "H" | "L")
-                && !digits.is_empty()
+            if matches!(
+                letter,
+                "F" | "E" | "M" | "D" | "T" | "W" | "H" | "L" | "R" | "P" | "C"
+            ) && !digits.is_empty()
                 && digits.len() <= 2
                 && digits.bytes().all(|b| b.is_ascii_digit())
             {

@@ -125,6 +125,7 @@ impl ReferenceStateMachine for Reference {
         prop_oneof![
             10 => strategy::request(c).prop_map(tree_case("request")).prop_map(Transition::Line),
             3 => strategy::tool_call(c).prop_map(tree_case("tool call")).prop_map(Transition::Line),
+            3 => strategy::catalog_call(c).prop_map(tree_case("catalog call")).prop_map(Transition::Line),
             3 => strategy::notification(c).prop_map(tree_case("notification")).prop_map(Transition::Line),
             4 => strategy::case(c).prop_map(Transition::Line),
             2 => long_line(c).prop_map(Transition::Line),

@@ -27,7 +27,14 @@ use serde_json::{Value, json};
 /// The version of the vector format (docs/vectors.md).
 const FORMAT_VERSION: u64 = 4;
 /// The vector files, in the order the replayers read them.
-const FILES: [&str; 5] = ["generic", "textbook", "stock", "short-lines", "legacy"];
+const FILES: [&str; 6] = [
+    "generic",
+    "textbook",
+    "stock",
+    "short-lines",
+    "legacy",
+    "catalog",
+];
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -498,7 +505,7 @@ fn manifest(files: &BTreeMap<&'static str, (String, Vec<Vector>)>) -> String {
         "schema": "schema/2026-07-28/schema.json",
         "schema_sha256": sha256(&schema_bytes),
         "files": FILES.iter().map(|f| format!("{f}.jsonl")).collect::<Vec<_>>(),
-        "fixtures": ["textbook", "stock", "short-lines", "legacy"],
+        "fixtures": ["textbook", "stock", "short-lines", "legacy", "catalog"],
         "counts": {
             "total": total,
             "by_file": by_file,
@@ -612,12 +619,13 @@ fn every_row_has_vectors_and_every_vector_a_row() {
         let want = if row.code.is_some() { 3 } else { 1 };
         assert!(n >= want, "row {} has {n} vectors, needs {want}", row.id);
     }
-    let stock = std::fs::read_to_string(root().join("data/config.example.json")).unwrap();
-    let stock_fixture = std::fs::read_to_string(root().join("vectors/configs/stock.json")).unwrap();
+    let example = std::fs::read_to_string(root().join("data/config.example.json")).unwrap();
+    let catalog_fixture =
+        std::fs::read_to_string(root().join("vectors/configs/catalog.json")).unwrap();
     assert_eq!(
-        serde_json::from_str::<Value>(&stock).unwrap(),
-        serde_json::from_str::<Value>(&stock_fixture).unwrap(),
-        "vectors/configs/stock.json is data/config.example.json"
+        serde_json::from_str::<Value>(&example).unwrap(),
+        serde_json::from_str::<Value>(&catalog_fixture).unwrap(),
+        "vectors/configs/catalog.json is data/config.example.json"
     );
     assert_eq!(
         std::fs::read_to_string(root().join("vectors/configs/textbook.json")).unwrap(),

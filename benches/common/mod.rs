@@ -158,6 +158,56 @@ pub(crate) fn server() -> Server {
     Server::new(Config::default())
 }
 
+/// The catalog's classes (issue 32): `resources/read` and `prompts/get`
+/// against the same floor as `tools/call`, on the server of
+/// [`catalog_server`], with `tools/call` success measured again there as
+/// the yardstick their ratios are compared with.
+pub(crate) fn catalog_classes() -> Vec<Class> {
+    let read =
+        |id: &str, uri: &str| request(id, "resources/read", json!({"_meta": meta(), "uri": uri}));
+    vec![
+        Class {
+            name: "catalog_call_success",
+            title: "tools/call success (catalog)",
+            line: call("20", "get_order", json!({"order_id": "A-104"})),
+            row: "T4",
+        },
+        Class {
+            name: "resources_read_order",
+            title: "resources/read of an order",
+            line: read("21", "book-orders://orders/A-104"),
+            row: ROW_READ_ORDER,
+        },
+        Class {
+            name: "resources_read_policy",
+            title: "resources/read of a policy",
+            line: read("22", "book-orders://policies/returns"),
+            row: ROW_READ_STATIC,
+        },
+        Class {
+            name: "prompts_get",
+            title: "prompts/get reply_to_customer",
+            line: request(
+                "23",
+                "prompts/get",
+                json!({"_meta": meta(), "name": "reply_to_customer", "arguments": {"order_id": "A-104", "tone": "formal"}}),
+            ),
+            row: ROW_PROMPT_GET,
+        },
+    ]
+}
+
+/// The rows of docs/behavior.md deciding the catalog classes' replies.
+const ROW_READ_ORDER: &str = "R5";
+const ROW_READ_STATIC: &str = "R4";
+const ROW_PROMPT_GET: &str = "P3";
+
+/// The server of the catalog's classes: `data/config.example.json`.
+pub(crate) fn catalog_server() -> Server {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data/config.example.json");
+    Server::new(Config::load(&path).unwrap_or_else(|e| panic!("{e}")))
+}
+
 impl Class {
     /// Answers the class's line once and checks the reply against the
     /// model; `Err` says what is wrong. Also returns the reply, for callers

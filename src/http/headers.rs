@@ -8,7 +8,8 @@
 //! 1. `MCP-Protocol-Version`, on every request, equal to
 //!    `params._meta["io.modelcontextprotocol/protocolVersion"]` (H11);
 //! 2. `Mcp-Method`, on every request, equal to `method` (H11);
-//! 3. `Mcp-Name`, on `tools/call`, equal to `params.name` (H12);
+//! 3. `Mcp-Name`, on `tools/call` and `prompts/get` equal to
+//!    `params.name`, on `resources/read` to `params.uri` (H12);
 //! 4. `Mcp-Param-{Name}`, for each parameter the called tool's
 //!    `inputSchema` marks with `x-mcp-header`: required when the argument
 //!    is present and not null, refused when it is absent or null, and
@@ -78,11 +79,20 @@ impl Mirror<'_, '_> {
             version.map_or(Body::Absent, |v| string(v)),
         )?;
         self.check("Mcp-Method", false, Body::Text(self.method))?;
+        // `Mcp-Name`'s source: `params.uri` on `resources/read`,
+        // `params.name` on `tools/call` and `prompts/get` (H12), whether or
+        // not the configuration offers the method: the header belongs to
+        // the request, and headers are checked before the core's rows.
+        let source = match self.method {
+            "resources/read" => object.and_then(|p| p.method.uri.as_ref()),
+            "tools/call" | "prompts/get" => object.and_then(|p| p.method.name.as_ref()),
+            _ => return Ok(()),
+        };
+        self.check("Mcp-Name", true, source.map_or(Body::Absent, |v| string(v)))?;
         if self.method != "tools/call" {
             return Ok(());
         }
-        let name = object.and_then(|p| p.method.name.as_ref());
-        self.check("Mcp-Name", true, name.map_or(Body::Absent, |v| string(v)))?;
+        let name = source;
         let Some(tool) = name
             .and_then(Shallow::as_str)
             .and_then(|n| self.catalog.find(n))

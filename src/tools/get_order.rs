@@ -19,7 +19,7 @@ use super::{
     structured_result, text_result,
 };
 use crate::canonical::{Node, arr, obj};
-use crate::config::Config;
+use crate::config::{Config, Order};
 use crate::json::Shallow;
 
 /// The tool's name.
@@ -39,6 +39,24 @@ pub(crate) const FORBIDDEN_TEXT: &str = "forbidden: no order with that id is vis
 pub(crate) const INVALID_TEXT: &str = "Invalid arguments for get_order: pass one argument, order_id, \
      the id of one of your orders as a string, for example {\"order_id\": \"<your order id>\"}.";
 
+/// The snapshot of one order, in the `outputSchema`'s property order (row
+/// W1): `get_order`'s `structuredContent`, and (serialized) the text of the
+/// order resource (row R5) and of the resource a prompt embeds (row P3).
+pub(crate) fn snapshot(o: &Order) -> Node {
+    obj! {
+        "order_id" => &o.order_id,
+        "status" => &o.status,
+        "as_of" => &o.as_of,
+        "source_version" => &o.source_version,
+    }
+}
+
+/// Whether the configured user may read `order`: the one statement of the
+/// rule (DEC12), asked by `get_order`, the order template and the prompts.
+pub(crate) fn readable(config: &Config) -> impl Iterator<Item = &Order> {
+    config.orders().iter().filter(|o| o.owner == config.user())
+}
+
 /// `get_order`, with every result it can give already rendered.
 pub(crate) struct GetOrder {
     readable: BTreeMap<String, Rendered>,
@@ -53,20 +71,8 @@ impl GetOrder {
         let identity = config.identity();
         // A BTreeMap compares ids with memcmp, which stops at the first
         // differing byte: a 4 KiB order_id is not hashed in full.
-        let readable = config
-            .orders()
-            .iter()
-            .filter(|o| o.owner == config.user())
-            .map(|o| {
-                // The `outputSchema`'s property order (row W1).
-                let snapshot = obj! {
-                    "order_id" => &o.order_id,
-                    "status" => &o.status,
-                    "as_of" => &o.as_of,
-                    "source_version" => &o.source_version,
-                };
-                (o.order_id.clone(), structured_result(snapshot, identity))
-            })
+        let readable = readable(config)
+            .map(|o| (o.order_id.clone(), structured_result(snapshot(o), identity)))
             .collect();
         GetOrder {
             readable,

@@ -32,7 +32,7 @@ use std::borrow::Cow;
 
 use crate::canonical::{Node, obj};
 
-use crate::config::{Config, Identity};
+use crate::config::{CacheHint, Config, Identity};
 use crate::json::Shallow;
 
 /// The members of a `tools/call` request's `arguments` object, in order,
@@ -57,6 +57,10 @@ impl<'a> Arguments<'a> {
             self.rest.push((name, value));
         }
     }
+    /// The members, in order.
+    pub fn iter(&self) -> impl Iterator<Item = &(Cow<'a, str>, Shallow<'a>)> {
+        self.members()
+    }
     fn members(&self) -> impl Iterator<Item = &(Cow<'a, str>, Shallow<'a>)> {
         self.first.iter().chain(&self.rest)
     }
@@ -72,6 +76,16 @@ impl<'a> Arguments<'a> {
     pub fn is_empty(&self) -> bool {
         self.first.is_none()
     }
+}
+
+/// An `arguments` member (`tools/call`, `prompts/get`), or an object
+/// member of `completion/complete` (`ref`, `argument`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ArgumentsField<'a> {
+    /// An object, decoded member by member.
+    Object(Arguments<'a>),
+    /// Anything else (its JSON type).
+    Other(Shallow<'a>),
 }
 
 /// Which protocol era a result body is rendered for.
@@ -291,6 +305,13 @@ pub(crate) fn render(members: Vec<(&'static str, Node)>, identity: &Identity, er
     Node::obj(all).to_vec()
 }
 
+/// The caching hints, `ttlMs, cacheScope` (`schema.ts` `CacheableResult`),
+/// which follow a result's own members (row W1).
+pub(crate) fn cache_fields(members: &mut Vec<(&'static str, Node)>, hint: CacheHint) {
+    members.push(("ttlMs", Node::Uint(hint.ttl_ms)));
+    members.push(("cacheScope", Node::from(hint.scope.as_str())));
+}
+
 /// `Implementation` for serverInfo: `name, version` (`schema.ts`
 /// `BaseMetadata` then `Implementation`).
 pub(crate) fn server_info(identity: &Identity) -> Node {
@@ -304,7 +325,7 @@ pub(crate) fn complete_result(members: Vec<(&'static str, Node)>, identity: &Ide
 
 /// One text content block: `type` first (the textbook's order), then
 /// `text` (`schema.ts` `TextContent`).
-fn text_block(text: String) -> Node {
+pub(crate) fn text_block(text: String) -> Node {
     obj! { "type" => "text", "text" => text }
 }
 

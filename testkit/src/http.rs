@@ -144,12 +144,19 @@ pub fn conforming(config: &Config, listen: Listen, body: &[u8]) -> Vec<(String, 
     if let Some(m) = method {
         headers.push(("Mcp-Method".to_owned(), m.as_bytes().to_vec()));
     }
-    if method != Some("tools/call") {
-        return headers;
-    }
-    let name = params.and_then(|p| p.get("name")).and_then(Json::as_str);
+    // `Mcp-Name`: `params.uri` of resources/read, `params.name` of
+    // tools/call and prompts/get.
+    let source = match method {
+        Some("resources/read") => "uri",
+        Some("tools/call" | "prompts/get") => "name",
+        _ => return headers,
+    };
+    let name = params.and_then(|p| p.get(source)).and_then(Json::as_str);
     if let Some(n) = name {
         headers.push(("Mcp-Name".to_owned(), encode(n)));
+    }
+    if method != Some("tools/call") {
+        return headers;
     }
     let args = params.and_then(|p| p.get("arguments"));
     for (param, header) in name

@@ -15,8 +15,8 @@
 //! | at most one line, valid JSON-RPC | [`crate::model::read_reply`]: one line, UTF-8, an object with `jsonrpc`, `id` and exactly one of `result` and `error` |
 //! | known errors | an integer code this server may emit; `-32700` with id null; `-32022` with the full supported list and the requested version |
 //! | results | an object; `resultType: "complete"` while the legacy path is off; a successful tool result carries `structuredContent`, and a text block whose JSON equals it |
-//! | no leak | no value of an order the user may not read (id, owner, status, time, source version) appears in the reply, unless it also appears in the request line or in what the server says without those orders |
-//! | noninterference | the reply equals, byte for byte, the reply of the same server built without the orders the user may not read |
+//! | no leak | no value of an order the user may not read (id, owner, status, time, source version) appears in the reply, unless it also appears in the request line or in what the server says without those orders; on every path: `tools/call`, `resources/read` through the order template, `prompts/get` (the embedded order), `completion/complete` (its values) |
+//! | noninterference | the reply equals, byte for byte, the reply of the same server built without the orders the user may not read: so another user's order changes no completion's values, `total` or `hasMore`, and is answered as one that does not exist (R6, P5, C1, DEC12) |
 //!
 //! Spec: JSON-RPC 2.0 sections 4 and 5 (one response per request, id
 //! echoed, null when unreadable); 2026-07-28 `basic/transports/stdio.mdx`
@@ -155,6 +155,27 @@ impl Checker {
                     if let Some(reply) = public.respond(line.as_bytes()) {
                         constant.extend_from_slice(&reply);
                     }
+                }
+            }
+            // The catalog's constant replies (issue 32): the lists, the
+            // static resources, the prompt without arguments.
+            let uris = config.catalog().resources.iter().map(|r| {
+                format!(r#","uri":{}"#, serde_json::to_string(&r.uri).unwrap_or_default())
+            });
+            let catalog = [
+                ("resources/list", String::new()),
+                ("resources/templates/list", String::new()),
+                ("prompts/list", String::new()),
+                ("prompts/get", r#","name":"returns_help""#.to_string()),
+            ]
+            .into_iter()
+            .chain(uris.map(|u| ("resources/read", u)));
+            for (method, params) in catalog {
+                let line = format!(
+                    r#"{{"jsonrpc":"2.0","id":1,"method":"{method}","params":{{{meta}{params}}}}}"#
+                );
+                if let Some(reply) = public.respond(line.as_bytes()) {
+                    constant.extend_from_slice(&reply);
                 }
             }
             constant

@@ -207,6 +207,12 @@ impl Schema {
             Some("tools/call") => Some("CallToolResult"),
             Some("initialize") => Some("InitializeResult"),
             Some("ping") => Some("EmptyResult"),
+            Some("resources/list") => Some("ListResourcesResult"),
+            Some("resources/templates/list") => Some("ListResourceTemplatesResult"),
+            Some("resources/read") => Some("ReadResourceResult"),
+            Some("prompts/list") => Some("ListPromptsResult"),
+            Some("prompts/get") => Some("GetPromptResult"),
+            Some("completion/complete") => Some("CompleteResult"),
             _ => None,
         };
         let response = result_type.map(|r| format!("{r}Response"));

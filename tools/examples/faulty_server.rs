@@ -52,6 +52,16 @@
 //!   --no-version-list       sends every -32022 without its data (the
 //!                           versions served and the one asked for, which
 //!                           VER-01 requires)
+//!   --resource-not-found-32002
+//!                           answers resources/read of a resource that does
+//!                           not exist with -32002 (the code of earlier
+//!                           revisions) instead of -32602
+//!   --empty-contents        answers resources/read of a resource that does
+//!                           not exist with a result whose contents is empty
+//!   --complete-leaks        completion of order_id also suggests the orders
+//!                           of other users that match the prefix
+//!   --list-varies           once a resources/read has been answered,
+//!                           resources/list leaves its last resource out
 //!   --random-order          answers each request with a non-null id from a
 //!                           thread of its own, after a random pause of 0 to
 //!                           8 ms, so replies come in a different order on
@@ -93,6 +103,12 @@ struct Faults {
     random_order: bool,
     first_line_decides: bool,
     no_version_list: bool,
+    resource_not_found_32002: bool,
+    empty_contents: bool,
+    complete_leaks: bool,
+    list_varies: bool,
+    /// With --list-varies: whether a resources/read has been answered.
+    read_seen: std::cell::Cell<bool>,
 }
 
 fn parse() -> Result<Faults, String> {
@@ -117,6 +133,10 @@ fn parse() -> Result<Faults, String> {
             "--random-order" => f.random_order = true,
             "--first-line-decides" => f.first_line_decides = true,
             "--no-version-list" => f.no_version_list = true,
+            "--resource-not-found-32002" => f.resource_not_found_32002 = true,
+            "--empty-contents" => f.empty_contents = true,
+            "--complete-leaks" => f.complete_leaks = true,
+            "--list-varies" => f.list_varies = true,
             "--slow-start" => {
                 let ms = args.next().ok_or("--slow-start needs milliseconds")?;
                 f.slow_start = Some(ms.parse().map_err(|_| "--slow-start needs milliseconds")?);
@@ -417,6 +437,7 @@ fn handle(server: &Server, faults: &Faults, line: &[u8], version_seen: bool) -> 
     if faults.no_version_list {
         reply = without_version_list(&reply).unwrap_or(reply);
     }
+    reply = catalog_faults(server, faults, parsed.as_ref(), reply);
     if faults.restyle {
         reply = restyle(&reply).unwrap_or(reply);
     }
@@ -482,4 +503,103 @@ fn restyle(reply: &str) -> Option<String> {
         out.push(format!("{}:{text}", Value::from(name)));
     }
     Some(format!("{{{}}}\n", out.join(",")))
+}
+
+/// The faults of resources, prompts and completion
+/// (`--resource-not-found-32002`, `--empty-contents`, `--complete-leaks`,
+/// `--list-varies`), applied to the core's reply to `request`.
+fn catalog_faults(
+    server: &Server,
+    faults: &Faults,
+    request: Option<&Value>,
+    reply: String,
+) -> String {
+    let method = request
+        .and_then(|v| v.get("method"))
+        .and_then(Value::as_str);
+    // The core's reply to a resource that does not exist, told by its
+    // message (the core's answer to a clean read of a URI naming nothing),
+    // so that a request malformed otherwise keeps its own error.
+    let not_found = method == Some("resources/read")
+        && {
+            let probe = r#"{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}},"uri":"faulty-server://no-such-resource"}}"#;
+            let message = |line: &[u8]| {
+                serde_json::from_slice::<Value>(line)
+                    .ok()
+                    .and_then(|v| v.pointer("/error/message").cloned())
+            };
+            let expected = server.respond(probe.as_bytes()).and_then(|r| message(&r));
+            reply.contains(r#""error":{"code":-32602"#)
+                && expected.is_some()
+                && message(reply.as_bytes()) == expected
+        };
+    match method {
+        Some("resources/read") => {
+            faults.read_seen.set(true);
+            if not_found && faults.resource_not_found_32002 {
+                return reply.replacen(r#""code":-32602"#, r#""code":-32002"#, 1);
+            }
+            if not_found && faults.empty_contents {
+                return with_result(
+                    &reply,
+                    r#"{"resultType":"complete","contents":[],"ttlMs":0,"cacheScope":"private"}"#,
+                )
+                .unwrap_or(reply);
+            }
+            reply
+        }
+        Some("resources/list") if faults.list_varies && faults.read_seen.get() => {
+            fewer_resources(&reply).unwrap_or(reply)
+        }
+        Some("completion/complete") if faults.complete_leaks => {
+            let argument = request.and_then(|v| v.pointer("/params/argument"));
+            if argument.and_then(|a| a.get("name")) != Some(&Value::from("order_id")) {
+                return reply;
+            }
+            let prefix = argument
+                .and_then(|a| a.get("value"))
+                .and_then(Value::as_str)
+                .unwrap_or_default();
+            let config = server.config();
+            let leaked: Vec<String> = config
+                .orders()
+                .iter()
+                .filter(|o| o.owner != config.user() && o.order_id.starts_with(prefix))
+                .map(|o| Value::from(o.order_id.as_str()).to_string())
+                .collect();
+            if leaked.is_empty() || !reply.contains(r#""values":["#) {
+                return reply;
+            }
+            let empty = reply.contains(r#""values":[]"#);
+            let inserted = format!(
+                r#""values":[{}{}"#,
+                leaked.join(","),
+                if empty { "" } else { "," }
+            );
+            reply.replacen(r#""values":["#, &inserted, 1)
+        }
+        _ => reply,
+    }
+}
+
+/// The reply with its `error` (or `result`) replaced by the result `result`,
+/// the id kept as written.
+fn with_result(reply: &str, result: &str) -> Option<String> {
+    use serde_json::value::RawValue;
+    let members: std::collections::BTreeMap<String, Box<RawValue>> =
+        serde_json::from_str(reply).ok()?;
+    let id = members.get("id").map_or("null", |r| r.get());
+    Some(format!(
+        "{{\"jsonrpc\":\"2.0\",\"id\":{id},\"result\":{result}}}\n"
+    ))
+}
+
+/// A `resources/list` result without its last resource.
+fn fewer_resources(reply: &str) -> Option<String> {
+    use serde_json::value::RawValue;
+    let members: std::collections::BTreeMap<String, Box<RawValue>> =
+        serde_json::from_str(reply).ok()?;
+    let mut result: Value = serde_json::from_str(members.get("result")?.get()).ok()?;
+    result.get_mut("resources")?.as_array_mut()?.pop()?;
+    with_result(reply, &result.to_string())
 }

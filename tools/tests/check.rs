@@ -30,7 +30,22 @@ fn set(ids: &[&'static str]) -> BTreeSet<&'static str> {
     ids.iter().copied().collect()
 }
 
-/// Every check ran (none skipped) and exactly `expected` failed.
+/// The checks of resources, prompts and completion: skipped, saying so,
+/// for a server that declares none of them (the textbook's configuration).
+fn feature_checks() -> BTreeSet<&'static str> {
+    CHECKS
+        .iter()
+        .map(|c| c.id)
+        .filter(|id| {
+            id.starts_with("resources.")
+                || id.starts_with("prompts.")
+                || id.starts_with("completion.")
+        })
+        .collect()
+}
+
+/// Every check ran (none skipped, but for those of the capabilities the
+/// server does not declare) and exactly `expected` failed.
 fn assert_fails_exactly(report: &Report, expected: &[&'static str]) {
     assert_eq!(
         failed(report),
@@ -38,13 +53,75 @@ fn assert_fails_exactly(report: &Report, expected: &[&'static str]) {
         "failing checks differ from the fault's own\n{}",
         report.table()
     );
-    assert!(report.skipped().is_empty(), "{}", report.table());
+    let skipped: BTreeSet<&str> = report.skipped().into_iter().collect();
+    assert!(
+        skipped.is_empty() || skipped == feature_checks(),
+        "{}",
+        report.table()
+    );
     assert_eq!(report.entries.len(), CHECKS.len());
+}
+
+/// The catalog configuration (`data/config.example.json`: resources, the
+/// order template, prompts, completion).
+fn catalog_config() -> OsString {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../data/config.example.json")
+        .into_os_string()
+}
+
+/// A check of `command` run with the catalog configuration in
+/// `MCP_REFERENCE_CONFIG` (the fault fixture reads it there).
+fn run_catalog(command: Vec<OsString>) -> Report {
+    let mut options = Options::new(command);
+    options.timeout = PATIENT;
+    options
+        .env
+        .push(("MCP_REFERENCE_CONFIG".into(), catalog_config()));
+    check::run(&options).unwrap_or_else(|e| panic!("no report: {e}"))
+}
+
+/// Every check ran, none skipped, and exactly `expected` failed.
+fn assert_catalog_fails_exactly(report: &Report, expected: &[&'static str]) {
+    assert_eq!(
+        failed(report),
+        set(expected),
+        "failing checks differ from the fault's own\n{}",
+        report.table()
+    );
+    assert!(report.skipped().is_empty(), "{}", report.table());
 }
 
 #[test]
 fn the_reference_passes_every_must_and_should() {
+    // The textbook's configuration declares no resources, prompts or
+    // completions: their checks are skipped, never passed or failed.
     let report = run(fixture::reference(), PATIENT);
+    let features = feature_checks();
+    assert!(features.len() >= 10, "{features:?}");
+    for e in &report.entries {
+        let expected = if features.contains(e.check.id) {
+            "skip"
+        } else {
+            "pass"
+        };
+        assert_eq!(
+            e.outcome.as_str(),
+            expected,
+            "{}\n{}",
+            e.check.id,
+            report.table()
+        );
+    }
+    assert!(report.passed());
+    assert_eq!(report.json()["verdict"], "pass");
+}
+
+#[test]
+fn the_reference_with_the_catalog_passes_every_check() {
+    let mut command = fixture::reference();
+    command.extend(["--config".into(), catalog_config()]);
+    let report = run(command, PATIENT);
     for e in &report.entries {
         assert_eq!(
             e.outcome,
@@ -54,8 +131,67 @@ fn the_reference_passes_every_must_and_should() {
             report.table()
         );
     }
-    assert!(report.passed());
-    assert_eq!(report.json()["verdict"], "pass");
+}
+
+#[test]
+fn the_unbroken_fixture_with_the_catalog_passes_every_check() {
+    assert_catalog_fails_exactly(&run_catalog(fixture::faulty(&[])), &[]);
+}
+
+#[test]
+fn an_unknown_resource_as_32002_fails_read_unknown_at_must() {
+    let report = run_catalog(fixture::faulty(&["--resource-not-found-32002"]));
+    assert_catalog_fails_exactly(&report, &["resources.read-unknown"]);
+    let Some(Outcome::Fail(f)) = report.outcome("resources.read-unknown") else {
+        unreachable!()
+    };
+    assert!(f.reason.contains("-32002"), "{}", f.reason);
+    assert!(
+        report.table().contains("MUST by RES-05"),
+        "{}",
+        report.table()
+    );
+    assert_eq!(report.verdict(), Verdict::Fail);
+}
+
+#[test]
+fn empty_contents_for_an_unknown_resource_fails_both_statements_at_must() {
+    // Not -32602 (RES-05), and an empty contents (RES-07).
+    let report = run_catalog(fixture::faulty(&["--empty-contents"]));
+    assert_catalog_fails_exactly(
+        &report,
+        &["resources.read-unknown", "resources.read-unknown-not-empty"],
+    );
+    assert!(
+        report.table().contains("MUST by RES-07"),
+        "{}",
+        report.table()
+    );
+}
+
+#[test]
+fn a_completion_that_leaks_fails_own_ids_only_at_textbook() {
+    // Which order is whose is the fixtures' data: TEXTBOOK, never in the
+    // verdict.
+    let report = run_catalog(fixture::faulty(&["--complete-leaks"]));
+    assert_catalog_fails_exactly(&report, &["completion.own-ids-only"]);
+    let Some(Outcome::Fail(f)) = report.outcome("completion.own-ids-only") else {
+        unreachable!()
+    };
+    assert!(f.reason.contains("B-205"), "{}", f.reason);
+    assert_eq!(report.verdict(), Verdict::Pass);
+}
+
+#[test]
+fn a_list_that_varies_with_earlier_requests_fails_list_stable_at_must() {
+    let report = run_catalog(fixture::faulty(&["--list-varies"]));
+    assert_catalog_fails_exactly(&report, &["resources.list-stable"]);
+    assert!(
+        report.table().contains("MUST by RES-03"),
+        "{}",
+        report.table()
+    );
+    assert_eq!(report.verdict(), Verdict::Fail);
 }
 
 #[test]
@@ -410,7 +546,7 @@ fn cli_exit_codes_and_formats() {
     assert!(out.contains("verdict: PASS"), "{out}");
     assert_eq!(
         out.lines().filter(|l| l.starts_with("pass ")).count(),
-        CHECKS.len()
+        CHECKS.len() - feature_checks().len()
     );
 
     let faulty = fixture::faulty_server();

@@ -26,7 +26,9 @@ fn options(url: String) -> HttpOptions {
 
 #[test]
 fn the_reference_passes_every_http_check() {
-    let server = fixture::serve_http(&[]);
+    // With the catalog (resources and prompts declared), every check runs.
+    let example = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/config.example.json");
+    let server = fixture::serve_http(&["--config", example]);
     let url = server.url.clone();
     let report = run_http(&options(url)).unwrap();
     drop(server);
@@ -36,6 +38,15 @@ fn the_reference_passes_every_http_check() {
         "{}",
         report.table()
     );
+    // The textbook's configuration declares neither: those two checks do
+    // not apply, and the server is not failed for them.
+    let server = fixture::serve_http(&[]);
+    let url = server.url.clone();
+    let report = run_http(&options(url)).unwrap();
+    drop(server);
+    assert_eq!(report.verdict(), Verdict::Pass, "{}", report.table());
+    assert!(report.not_run().is_empty(), "{}", report.table());
+    assert_eq!(report.skipped().len(), 2, "{}", report.table());
 }
 
 /// Answers each request on `listener` with the core's reply to its body,

@@ -413,3 +413,37 @@ fn an_inherited_user_does_not_override_the_configuration() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{stdout}");
 }
+
+/// `diff` with the catalog configuration (`data/config.example.json`):
+/// the generators draw resources, prompts and completion requests too.
+fn catalog_report(command: Vec<std::ffi::OsString>) -> DiffReport {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../data/config.example.json");
+    let mut options = Options::new(command);
+    options.config = Some(mcp_reference::Config::load(&path).expect("the example configuration"));
+    diff::run(&options).expect("the command runs")
+}
+
+#[test]
+fn the_reference_with_the_catalog_agrees_with_the_reference_core() {
+    let mut command = fixture::reference();
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../data/config.example.json");
+    command.extend(["--config".into(), path.into_os_string()]);
+    let report = catalog_report(command);
+    assert!(report.classes.is_empty(), "{}", report.text());
+    assert_eq!(report.cases_run, 256);
+}
+
+#[test]
+fn catalog_faults_are_found_by_their_rows() {
+    // An unknown resource answered -32002: the row that decides an unknown
+    // resource (R6); a completion that leaks: the completion row (C1).
+    for (flag, row) in [
+        ("--resource-not-found-32002", "R6"),
+        ("--empty-contents", "R6"),
+        ("--complete-leaks", "C1"),
+    ] {
+        let report = catalog_report(fixture::faulty(&[flag]));
+        let rows: Vec<&str> = report.classes.iter().map(|c| c.row.as_str()).collect();
+        assert_eq!(rows, [row], "{flag}\n{}", report.text());
+    }
+}

@@ -158,6 +158,7 @@ fn the_reference_passes_every_vector_of_every_fixture_in_both_replayers() {
         Some("stock"),
         Some("short-lines"),
         Some("legacy"),
+        Some("catalog"),
     ] {
         let v = both_at(fixture, "canonical", &reference(fixture));
         assert_eq!(v.code, 0, "{}", v.out);
@@ -572,5 +573,51 @@ fn a_version_checked_once_depends_on_earlier_lines_in_both_replayers() {
             .is_some_and(|s| s.starts_with("statelessness (BASE-21, must): pass; 0 of ")),
         "{}",
         skip.out
+    );
+}
+
+/// The fault fixture on the catalog fixture's configuration (it reads
+/// `MCP_REFERENCE_CONFIG`, which the replay clears, so `env` sets it).
+fn faulty_catalog(flag: &str) -> Vec<OsString> {
+    let config = repo().join("vectors/configs/catalog.json");
+    let mut argv: Vec<OsString> = vec![
+        "env".into(),
+        format!("MCP_REFERENCE_CONFIG={}", config.display()).into(),
+    ];
+    argv.extend(fixture::faulty(&[flag]));
+    argv
+}
+
+/// The catalog's faults fail the vectors of their rows at their level, in
+/// both replayers: an unknown resource as `-32002` or as an empty
+/// `contents` fails R6's vectors at `must` (RES-05) and nothing else; a
+/// completion that suggests another user's orders passes `must` (the
+/// outcome is a result) and fails C1's vectors at `textbook`, which
+/// compares the values.
+#[test]
+fn the_catalog_faults_fail_their_rows_vectors_at_their_level() {
+    for flag in ["--resource-not-found-32002", "--empty-contents"] {
+        let v = both_at(Some("catalog"), "textbook", &faulty_catalog(flag));
+        let must = failing_at(&v.out, "must");
+        assert!(must.contains("catalog/R6-B-205"), "{flag}\n{}", v.out);
+        assert!(
+            must.iter().all(|id| id.starts_with("catalog/R6-")),
+            "{flag}: {must:?}\n{}",
+            v.out
+        );
+        assert_eq!(v.code, 1, "{flag}\n{}", v.out);
+    }
+    let v = both_at(
+        Some("catalog"),
+        "textbook",
+        &faulty_catalog("--complete-leaks"),
+    );
+    assert!(failing_at(&v.out, "must").is_empty(), "{}", v.out);
+    let textbook = failing_at(&v.out, "textbook");
+    assert!(textbook.contains("catalog/C1-empty"), "{}", v.out);
+    assert!(
+        textbook.iter().all(|id| id.starts_with("catalog/C1-")),
+        "{textbook:?}\n{}",
+        v.out
     );
 }

@@ -194,6 +194,14 @@ pub fn fixtures() -> &'static [Fixture] {
                         .and_then(|c| c.with_stock(Some(Vec::new()))),
                 ),
             ),
+            // Resources, prompts and completion (issue 32): the example
+            // configuration, which offers the whole catalog.
+            Fixture::new(
+                "catalog",
+                build(Config::from_json(include_bytes!(
+                    "../../../data/config.example.json"
+                ))),
+            ),
         ]
     })
 }

@@ -250,8 +250,18 @@ pub enum MethodModel {
     SetLevel,
     /// `notifications/initialized` (removed)
     Initialized,
-    /// `resources/list` (not offered)
+    /// `resources/list` (offered by the catalog fixture only)
     ResourcesList,
+    /// `resources/templates/list`
+    TemplatesList,
+    /// `resources/read` (its `name` stands for nothing: no `uri`, row R7)
+    ResourcesRead,
+    /// `prompts/list`
+    PromptsList,
+    /// `prompts/get`, with the request's `name` and `arguments`
+    PromptsGet,
+    /// `completion/complete` (no `ref`: row C3)
+    Complete,
     /// any string
     Other(Text),
     /// absent
@@ -272,6 +282,11 @@ impl MethodModel {
             MethodModel::SetLevel => "logging/setLevel".into(),
             MethodModel::Initialized => "notifications/initialized".into(),
             MethodModel::ResourcesList => "resources/list".into(),
+            MethodModel::TemplatesList => "resources/templates/list".into(),
+            MethodModel::ResourcesRead => "resources/read".into(),
+            MethodModel::PromptsList => "prompts/list".into(),
+            MethodModel::PromptsGet => "prompts/get".into(),
+            MethodModel::Complete => "completion/complete".into(),
             MethodModel::Other(s) => s.0.clone(),
             MethodModel::Missing | MethodModel::NotString(_) => return None,
         })

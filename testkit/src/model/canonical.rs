@@ -39,8 +39,52 @@ pub mod order {
         "ttlMs",
         "cacheScope",
     ];
-    /// `capabilities`.
-    pub const CAPABILITIES: &[&str] = &["tools"];
+    /// `capabilities` (`schema.ts` `ServerCapabilities` order).
+    pub const CAPABILITIES: &[&str] = &["completions", "prompts", "resources", "tools"];
+    /// `ListResourcesResult`.
+    pub const LIST_RESOURCES: &[&str] =
+        &["resultType", "_meta", "resources", "ttlMs", "cacheScope"];
+    /// `Resource`: `BaseMetadata` first, as `Tool`.
+    pub const RESOURCE: &[&str] = &[
+        "name",
+        "title",
+        "uri",
+        "description",
+        "mimeType",
+        "annotations",
+    ];
+    /// `Annotations`.
+    pub const RESOURCE_ANNOTATIONS: &[&str] = &["audience", "priority", "lastModified"];
+    /// `ListResourceTemplatesResult`.
+    pub const LIST_TEMPLATES: &[&str] = &[
+        "resultType",
+        "_meta",
+        "resourceTemplates",
+        "ttlMs",
+        "cacheScope",
+    ];
+    /// `ResourceTemplate`.
+    pub const TEMPLATE: &[&str] = &["name", "title", "uriTemplate", "description", "mimeType"];
+    /// `ReadResourceResult`.
+    pub const READ_RESOURCE: &[&str] = &["resultType", "_meta", "contents", "ttlMs", "cacheScope"];
+    /// `TextResourceContents`, `BlobResourceContents`.
+    pub const CONTENTS: &[&str] = &["uri", "mimeType", "text", "blob"];
+    /// `ListPromptsResult`.
+    pub const LIST_PROMPTS: &[&str] = &["resultType", "_meta", "prompts", "ttlMs", "cacheScope"];
+    /// `Prompt`.
+    pub const PROMPT: &[&str] = &["name", "title", "description", "arguments"];
+    /// `PromptArgument`.
+    pub const PROMPT_ARGUMENT: &[&str] = &["name", "title", "description", "required"];
+    /// `GetPromptResult`.
+    pub const GET_PROMPT: &[&str] = &["resultType", "_meta", "description", "messages"];
+    /// `PromptMessage`.
+    pub const PROMPT_MESSAGE: &[&str] = &["role", "content"];
+    /// An embedded resource content block.
+    pub const EMBEDDED: &[&str] = &["type", "resource"];
+    /// `CompleteResult`.
+    pub const COMPLETE: &[&str] = &["resultType", "_meta", "completion"];
+    /// `CompleteResult.completion`.
+    pub const COMPLETION: &[&str] = &["values", "total", "hasMore"];
     /// `ListToolsResult`.
     pub const LIST_TOOLS: &[&str] = &["resultType", "_meta", "tools", "ttlMs", "cacheScope"];
     /// `Tool`.
@@ -135,6 +179,58 @@ pub fn check(tree: &Json, line: &[u8], raw_id: Option<&str>) -> Result<(), Strin
         Ok(())
     } else if has("content") {
         check_call(result)
+    } else if has("resources") {
+        in_order("ListResourcesResult", result, order::LIST_RESOURCES)?;
+        for r in items(get(result, "resources")) {
+            in_order("Resource", r, order::RESOURCE)?;
+            if let Some(a) = get(r, "annotations") {
+                in_order("Annotations", a, order::RESOURCE_ANNOTATIONS)?;
+            }
+        }
+        Ok(())
+    } else if has("resourceTemplates") {
+        in_order("ListResourceTemplatesResult", result, order::LIST_TEMPLATES)?;
+        for t in items(get(result, "resourceTemplates")) {
+            in_order("ResourceTemplate", t, order::TEMPLATE)?;
+        }
+        Ok(())
+    } else if has("contents") {
+        in_order("ReadResourceResult", result, order::READ_RESOURCE)?;
+        for c in items(get(result, "contents")) {
+            check_contents(c)?;
+        }
+        Ok(())
+    } else if has("prompts") {
+        in_order("ListPromptsResult", result, order::LIST_PROMPTS)?;
+        for p in items(get(result, "prompts")) {
+            in_order("Prompt", p, order::PROMPT)?;
+            for a in items(get(p, "arguments")) {
+                in_order("PromptArgument", a, order::PROMPT_ARGUMENT)?;
+            }
+        }
+        Ok(())
+    } else if has("messages") {
+        in_order("GetPromptResult", result, order::GET_PROMPT)?;
+        for m in items(get(result, "messages")) {
+            in_order("PromptMessage", m, order::PROMPT_MESSAGE)?;
+            let Some(content) = get(m, "content") else {
+                continue;
+            };
+            match get(content, "resource") {
+                Some(resource) => {
+                    in_order("EmbeddedResource", content, order::EMBEDDED)?;
+                    check_contents(resource)?;
+                }
+                None => in_order("content block", content, order::TEXT_BLOCK)?,
+            }
+        }
+        Ok(())
+    } else if has("completion") {
+        in_order("CompleteResult", result, order::COMPLETE)?;
+        if let Some(c) = get(result, "completion") {
+            in_order("completion", c, order::COMPLETION)?;
+        }
+        Ok(())
     } else {
         // `{}` (ping) and results of no known kind have no members to order.
         Ok(())
@@ -167,6 +263,24 @@ fn check_tool(tool: &Json) -> Result<(), String> {
     }
     if let Some(annotations) = get(tool, "annotations") {
         in_order("ToolAnnotations", annotations, order::ANNOTATIONS)?;
+    }
+    Ok(())
+}
+
+/// A resource's contents: in `ResourceContents` order; the text of an
+/// `application/json` one (an order snapshot, row R5) is in
+/// `get_order`'s output order.
+fn check_contents(contents: &Json) -> Result<(), String> {
+    in_order("ResourceContents", contents, order::CONTENTS)?;
+    let json =
+        matches!(get(contents, "mimeType"), Some(Json::Str(m, _)) if m == "application/json");
+    if let (true, Some(Json::Str(text, _))) = (json, get(contents, "text")) {
+        let parsed = super::parse::parse(text.as_bytes())
+            .map_err(|_| "row W1: an application/json text is not JSON".to_string())?;
+        output_order("order snapshot", &parsed.tree)?;
+        if plain(&parsed.tree) != text.as_bytes() {
+            return Err("row W1: an order snapshot is not its compact rendering".into());
+        }
     }
     Ok(())
 }

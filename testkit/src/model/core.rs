@@ -344,7 +344,7 @@ pub fn meta(config: &Config, request: &Request<'_>) -> Option<Expect> {
     // M15: an unknown method is not judged before `_meta` is.
     let shape = |row: &'static str| {
         let e = Expect::fixed(row, id.clone());
-        if SERVED.contains(&request.method) {
+        if SERVED.contains(&request.method) || super::catalog::serves(config, request.method) {
             Some(e)
         } else {
             Some(Expect {
@@ -471,6 +471,7 @@ pub fn method(config: &Config, request: &Request<'_>) -> Expect {
         "tools/list" if params.get("cursor").is_some() => Expect::fixed("D3", Some(id.clone())),
         "tools/list" => result("D2", Body::ToolsList),
         "tools/call" => call(config, &id, params, Era::Modern),
+        m if super::catalog::serves(config, m) => super::catalog::method(config, &id, m, params),
         m if REMOVED.contains(&m) => Expect::fixed("D5", Some(id.clone())),
         _ => Expect::fixed("D4", Some(id.clone())),
     };

@@ -321,10 +321,14 @@ fn mirrored(config: &Config, request: &HttpRequest, r: &core::Request<'_>) -> Re
         version.map_or(Wants::Nothing, Wants::Text),
     )?;
     one("H11", request, "Mcp-Method", false, Wants::Text(r.method))?;
-    if r.method != "tools/call" {
-        return Ok(());
-    }
-    let name = params.and_then(|p| p.get("name")).and_then(Json::as_str);
+    // H12: `params.name` on tools/call and prompts/get, `params.uri` on
+    // resources/read, in every configuration.
+    let source = match r.method {
+        "resources/read" => "uri",
+        "tools/call" | "prompts/get" => "name",
+        _ => return Ok(()),
+    };
+    let name = params.and_then(|p| p.get(source)).and_then(Json::as_str);
     one(
         "H12",
         request,
@@ -332,6 +336,9 @@ fn mirrored(config: &Config, request: &HttpRequest, r: &core::Request<'_>) -> Re
         true,
         name.map_or(Wants::Nothing, Wants::Text),
     )?;
+    if r.method != "tools/call" {
+        return Ok(());
+    }
     let offered = |tool: &str| {
         tool == super::GET_ORDER || (tool == super::LOOKUP_STOCK && config.stock().is_some())
     };

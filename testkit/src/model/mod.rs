@@ -28,6 +28,7 @@
 //! | M14, M16 | [`core::meta`], [`core::call`] (noted on the reply) |
 //! | D1 to D5 | [`core::method`] |
 //! | T1 to T9 | [`core::call`] |
+//! | R1 to R7, P1 to P10, C1 to C5 | [`catalog::method`], [`catalog::check_result`] |
 //! | W1 | [`canonical::check`], applied by [`read_reply`] to every reply; named by [`Expect::rows`] for every reply due |
 //! | W2 | [`ERROR_CODES`]; named by [`Expect::rows`] for every error due |
 //! | E18 | [`core::expect_line`] (noted on the silence of E16) |
@@ -38,6 +39,7 @@
 //! them (DEC1 to DEC29).
 
 pub mod canonical;
+pub mod catalog;
 
 /// Row W2: every error code the server may put on the wire, and no other
 /// (`-32603` and `-32021` are never emitted: docs/behavior.md, row W2).
@@ -88,6 +90,21 @@ pub enum Body {
     Initialize(String),
     /// `ping`'s empty result (L7).
     Empty,
+    /// `resources/list` (R1).
+    ResourcesList,
+    /// `resources/templates/list` (R2).
+    TemplatesList,
+    /// `resources/read` of this static resource (R4).
+    ReadResource(String),
+    /// `resources/read` of this order of the user's, through the template (R5).
+    ReadOrder(String),
+    /// `prompts/list` (P1).
+    PromptsList,
+    /// `prompts/get` of this prompt, for this order of the user's, in this
+    /// tone (P3, P4).
+    Prompt(String, Option<String>, &'static str),
+    /// `completion/complete`: these values, of this many matches (C1, C2).
+    Completion(Vec<String>, usize),
 }
 
 impl Body {
@@ -98,6 +115,12 @@ impl Body {
             Body::ToolsList => "tools/list",
             Body::Initialize(_) => "initialize",
             Body::Empty => "ping",
+            Body::ResourcesList => "resources/list",
+            Body::TemplatesList => "resources/templates/list",
+            Body::ReadResource(_) | Body::ReadOrder(_) => "resources/read",
+            Body::PromptsList => "prompts/list",
+            Body::Prompt(..) => "prompts/get",
+            Body::Completion(..) => "completion/complete",
             _ => "tools/call",
         }
     }

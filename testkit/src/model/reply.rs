@@ -288,7 +288,7 @@ fn check_result(
     match body {
         Body::Discover => {
             want.insert("supportedVersions".into(), json!(config.versions()));
-            want.insert("capabilities".into(), json!({ "tools": {} }));
+            want.insert("capabilities".into(), super::catalog::capabilities(config));
             if let Some(i) = &identity.instructions {
                 want.insert("instructions".into(), json!(i));
             }
@@ -385,6 +385,8 @@ fn check_result(
         Body::InvalidArguments(tool) => {
             tool_error(want, result, &format!("Invalid arguments for {tool}"))
         }
+        catalog => super::catalog::check_result(config, catalog, want, result)
+            .unwrap_or_else(|| Err("the model named a resource the configuration lacks".into())),
     }
 }
 

@@ -93,6 +93,66 @@ fn as_of() -> BoxedStrategy<String> {
         .boxed()
 }
 
+/// The catalog members of a configuration file (issue 32): none (the
+/// textbook's, half the time), or a valid mix of static resources (a text
+/// policy, the returns policy, a blob), the order template (its prefix
+/// varied) and the prompts each needs.
+fn catalog() -> BoxedStrategy<Vec<(&'static str, Value)>> {
+    let returns = text().prop_map(|t| {
+        json!({"uri": "book-orders://policies/returns", "name": "returns-policy", "title": "Returns",
+               "mimeType": "text/markdown", "annotations": {"audience": ["user", "assistant"], "priority": 0.9},
+               "text": t})
+    });
+    let privacy = (text(), "[a-z]{1,8}").prop_map(|(t, n)| {
+        json!({"uri": format!("book-orders://policies/{n}x"), "name": n, "mimeType": "text/plain",
+               "annotations": {"lastModified": "2026-08-15T00:00:00Z"}, "text": t})
+    });
+    let blob = proptest::collection::vec(any::<u8>(), 0..12).prop_map(|b| {
+        use base64::Engine as _;
+        json!({"uri": "book-orders://assets/logo.png", "name": "logo", "mimeType": "image/png",
+               "blob": base64::engine::general_purpose::STANDARD.encode(b)})
+    });
+    let template = select(vec!["book-orders://orders/", "orders:", "x-shop://o/id="]).prop_map(|p| {
+        json!({"uriTemplate": format!("{p}{{order_id}}"), "name": "order", "title": "Order snapshot",
+               "mimeType": "application/json"})
+    });
+    (
+        0..6u8,
+        proptest::option::weighted(0.8, returns),
+        proptest::option::of(privacy),
+        proptest::option::of(blob),
+        proptest::option::weighted(0.8, template),
+        proptest::bool::weighted(0.8),
+        proptest::bool::weighted(0.7),
+    )
+        .prop_map(|(on, returns, privacy, blob, template, reply, help)| {
+            if on < 2 {
+                return Vec::new();
+            }
+            let mut out = Vec::new();
+            let has_returns = returns.is_some();
+            let resources: Vec<Value> = [returns, privacy, blob].into_iter().flatten().collect();
+            if !resources.is_empty() {
+                out.push(("resources", Value::from(resources)));
+            }
+            let mut prompts = Vec::new();
+            if reply && template.is_some() {
+                prompts.push("reply_to_customer");
+            }
+            if help && has_returns {
+                prompts.push("returns_help");
+            }
+            if let Some(t) = template {
+                out.push(("order_template", t));
+            }
+            if !prompts.is_empty() {
+                out.push(("prompts", json!(prompts)));
+            }
+            out
+        })
+        .boxed()
+}
+
 /// Whose an order is: the user's, or someone else's.
 #[derive(Debug, Clone)]
 enum Owner {
@@ -156,10 +216,11 @@ pub fn config() -> BoxedStrategy<Config> {
         hint,
         identity,
         max_line,
+        catalog(),
     )
         .prop_filter_map(
             "a valid configuration",
-            |(user, (ids, bodies), stock, discover, tools, identity, max_line)| {
+            |(user, (ids, bodies), stock, discover, tools, identity, max_line, catalog)| {
                 let orders: Vec<Value> = ids
                     .into_iter()
                     .zip(bodies)
@@ -191,6 +252,9 @@ pub fn config() -> BoxedStrategy<Config> {
                 }
                 if let Some(max) = max_line {
                     file["max_line_bytes"] = json!(max);
+                }
+                for (k, v) in catalog {
+                    file[k] = v;
                 }
                 Config::from_json(file.to_string().as_bytes()).ok()
             },

@@ -18,6 +18,7 @@
 //! byte-level mutations (cut lines, junk, invalid UTF-8, CRLF, padding,
 //! blank, oversized and random lines) change the bytes after rendering.
 
+pub mod catalog;
 pub mod config;
 pub mod http;
 pub mod request;
@@ -29,8 +30,8 @@ use proptest::sample::{Index, select};
 
 pub use self::config::{arguments, config, forbidden_orders};
 pub use self::request::{
-    any_json, client_response, deep, esc, id, invalid_id, meta, method, mutated_tree, not_object,
-    notification, request, text, tool_call, unsupported_version,
+    any_json, catalog_call, client_response, deep, esc, id, invalid_id, meta, method, mutated_tree,
+    not_object, notification, request, text, tool_call, unsupported_version,
 };
 use crate::model::{self, Expect, Json};
 use mcp_reference::Config;

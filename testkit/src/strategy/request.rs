@@ -20,12 +20,16 @@ use mcp_reference::Config;
 
 /// Orders and products of a configuration, by what a call on them gets.
 #[derive(Debug, Clone)]
-struct Pools {
-    readable: Vec<String>,
+pub(crate) struct Pools {
+    pub(crate) readable: Vec<String>,
     forbidden: Vec<String>,
     products: Vec<String>,
     versions: Vec<String>,
     stock: bool,
+    /// The static resources' URIs.
+    pub(crate) uris: Vec<String>,
+    /// The order template's `uriTemplate` and its prefix, if offered.
+    pub(crate) template: Option<(String, String)>,
 }
 
 impl Pools {
@@ -45,6 +49,16 @@ impl Pools {
                 .collect(),
             versions: config.versions().to_vec(),
             stock: config.stock().is_some(),
+            uris: config
+                .catalog()
+                .resources
+                .iter()
+                .map(|r| r.uri.clone())
+                .collect(),
+            template: config.catalog().order_template.as_ref().map(|t| {
+                let prefix = t.uri_template.trim_end_matches("{order_id}").to_string();
+                (t.uri_template.clone(), prefix)
+            }),
         }
     }
 }
@@ -55,7 +69,7 @@ pub fn esc() -> impl Strategy<Value = Esc> {
 }
 
 /// A string written in a random style.
-fn str_json(s: impl Strategy<Value = String>) -> impl Strategy<Value = Json> {
+pub(crate) fn str_json(s: impl Strategy<Value = String>) -> impl Strategy<Value = Json> {
     (s, esc()).prop_map(|(s, e)| Json::Str(s, e))
 }
 
@@ -113,8 +127,14 @@ pub fn method() -> BoxedStrategy<String> {
         6 => Just("tools/call".to_string()),
         2 => Just("tools/list".to_string()),
         2 => Just("server/discover".to_string()),
+        6 => select(vec![
+            "resources/list", "resources/templates/list", "resources/read", "resources/read",
+            "prompts/list", "prompts/get", "prompts/get", "prompts/get", "completion/complete",
+            "completion/complete", "completion/complete",
+        ])
+        .prop_map(String::from),
         1 => select(vec!["initialize", "ping", "logging/setLevel"]).prop_map(String::from),
-        1 => select(vec![
+        2 => select(vec![
             "notifications/initialized", "resources/list", "prompts/list", "tools/Call",
             "server/discover ", "", "tools", "completion/complete", "sampling/createMessage",
             "notifications/cancelled", "subscriptions/listen",
@@ -154,7 +174,7 @@ pub fn any_json() -> BoxedStrategy<Json> {
 }
 
 /// A value of any JSON type but `kind`'s, for type errors.
-fn not_a(kind: &'static str) -> BoxedStrategy<Json> {
+pub(crate) fn not_a(kind: &'static str) -> BoxedStrategy<Json> {
     any_json()
         .prop_filter("another type", move |j| {
             let is = match j {
@@ -169,7 +189,7 @@ fn not_a(kind: &'static str) -> BoxedStrategy<Json> {
 }
 
 /// A member added for forward compatibility, which the server must ignore.
-fn unknown_member() -> impl Strategy<Value = Member> {
+pub(crate) fn unknown_member() -> impl Strategy<Value = Member> {
     (
         prop_oneof![
             Just("x".to_string()),
@@ -394,7 +414,7 @@ fn meta_defect(versions: Vec<String>) -> BoxedStrategy<Defect> {
 
 /// An `order_id` argument value for `config`: an order the user owns, one
 /// of someone else's, one that does not exist, or a near miss.
-fn order_id(pools: &Pools) -> BoxedStrategy<String> {
+pub(crate) fn order_id(pools: &Pools) -> BoxedStrategy<String> {
     let mut choices: Vec<BoxedStrategy<String>> =
         vec![prop_oneof!["[A-Z]-[0-9]{3}", text(), Just("".to_string())].boxed()];
     if !pools.readable.is_empty() {
@@ -488,6 +508,16 @@ fn tool_name(pools: &Pools) -> BoxedStrategy<String> {
     .boxed()
 }
 
+/// `name` and `arguments` members (`tools/call`, `prompts/get`), each
+/// when given.
+pub(crate) fn name_and_arguments(name: Option<Json>, args: Option<Json>) -> Vec<Member> {
+    let named = [("name", name), ("arguments", args)];
+    named
+        .into_iter()
+        .filter_map(|(k, v)| v.map(|v| (k.to_string(), Esc::Plain, v)))
+        .collect()
+}
+
 /// The method members of `params` for `method`.
 fn method_params(pools: &Pools, method: &str) -> BoxedStrategy<Vec<Member>> {
     match method {
@@ -501,25 +531,21 @@ fn method_params(pools: &Pools, method: &str) -> BoxedStrategy<Vec<Member>> {
                         1 => not_a("string").prop_map(Some).boxed(),
                         _ => Just(Some(Json::Str(name, e))).boxed(),
                     };
-                    (name_json, args).prop_map(|(name, args)| {
-                        let mut m = Vec::new();
-                        if let Some(n) = name {
-                            m.push(("name".to_string(), Esc::Plain, n));
-                        }
-                        if let Some(a) = args {
-                            m.push(("arguments".to_string(), Esc::Plain, a));
-                        }
-                        m
-                    })
+                    (name_json, args).prop_map(|(name, args)| name_and_arguments(name, args))
                 })
                 .boxed()
         }
-        "tools/list" => prop_oneof![
-            6 => Just(vec![]),
-            1 => prop_oneof![str_json(text()), any_json()]
-                .prop_map(|c| vec![("cursor".to_string(), Esc::Plain, c)]),
-        ]
-        .boxed(),
+        "resources/read" => super::catalog::resource_read(pools),
+        "prompts/get" => super::catalog::prompt_get(pools),
+        "completion/complete" => super::catalog::complete(pools),
+        "tools/list" | "resources/list" | "resources/templates/list" | "prompts/list" => {
+            prop_oneof![
+                6 => Just(vec![]),
+                1 => prop_oneof![str_json(text()), any_json()]
+                    .prop_map(|c| vec![("cursor".to_string(), Esc::Plain, c)]),
+            ]
+            .boxed()
+        }
         "initialize" => {
             let version = prop_oneof![
                 3 => str_json(select(vec!["2025-11-25", "2025-06-18", "2024-11-05", "2026-07-28"]).prop_map(String::from)),
@@ -559,6 +585,19 @@ pub fn request(config: &Config) -> BoxedStrategy<Json> {
 /// user owns, someone else's, and none.
 pub fn tool_call(config: &Config) -> BoxedStrategy<Json> {
     request_with(config, Just("tools/call".to_string()).boxed())
+}
+
+/// A request tree as [`request`] makes, always for one of the catalog's
+/// methods (`resources/*`, `prompts/*`, `completion/complete`).
+pub fn catalog_call(config: &Config) -> BoxedStrategy<Json> {
+    let methods = vec![
+        "resources/read",
+        "prompts/get",
+        "completion/complete",
+        "resources/list",
+        "prompts/list",
+    ];
+    request_with(config, select(methods).prop_map(String::from).boxed())
 }
 
 fn request_with(config: &Config, method: BoxedStrategy<String>) -> BoxedStrategy<Json> {

@@ -109,6 +109,8 @@ pub struct Facts {
     pub supported: Vec<String>,
     /// Whether discover advertised the `tools` capability.
     pub tools: Option<bool>,
+    /// The capabilities discover declared (`None`: no discover result).
+    pub capabilities: Option<serde_json::Map<String, serde_json::Value>>,
 }
 
 /// The context the checks run in.
@@ -527,4 +529,9 @@ pub(super) fn fail(reason: impl Into<String>, request: &[u8], reply: Option<&Rep
         request: Some(wire::show(request, SHOWN)),
         reply: reply.map(|r| wire::show(&r.line, SHOWN)),
     })
+}
+
+/// A skipped outcome: the rule does not apply here, and why.
+pub(super) fn skip(reason: &str) -> Outcome {
+    Outcome::Skip(reason.into())
 }

@@ -74,6 +74,20 @@ pub const HTTP_CHECKS: &[CheckInfo] = &[
     ),
     check(
         Must,
+        "http.read-name-mismatch",
+        "SHTTP-32",
+        "basic/transports/streamable-http.mdx#server-validation",
+        "for a server that declares resources: a resources/read whose Mcp-Name differs from the body's uri gets 400 with -32020",
+    ),
+    check(
+        Must,
+        "http.prompt-name-mismatch",
+        "SHTTP-32",
+        "basic/transports/streamable-http.mdx#server-validation",
+        "for a server that declares prompts: a prompts/get whose Mcp-Name differs from the body's name gets 400 with -32020",
+    ),
+    check(
+        Must,
         "http.name-base64",
         "SHTTP-27",
         "basic/transports/streamable-http.mdx#value-encoding",
@@ -382,6 +396,60 @@ pub fn run_http(options: &HttpOptions) -> Result<Report, String> {
                 results.push((id, Outcome::Skip("tools/list named no tool to call".into())));
             }
         }
+    }
+    // Mcp-Name on resources/read (params.uri) and prompts/get
+    // (params.name), for a server that declares the capability: the
+    // first listed resource or prompt, with a header naming another.
+    let capabilities = run
+        .send(&discover)
+        .ok()
+        .and_then(|r| r.reply())
+        .and_then(|v| v.pointer("/result/capabilities").cloned())
+        .unwrap_or_default();
+    for (id, capability, list, pointer, method, member) in [
+        (
+            "http.read-name-mismatch",
+            "resources",
+            "resources/list",
+            "/result/resources/0/uri",
+            "resources/read",
+            "uri",
+        ),
+        (
+            "http.prompt-name-mismatch",
+            "prompts",
+            "prompts/list",
+            "/result/prompts/0/name",
+            "prompts/get",
+            "name",
+        ),
+    ] {
+        if capabilities.get(capability).is_none() {
+            let reason = format!("the server declares no {capability} capability");
+            results.push((id, Outcome::Skip(reason)));
+            continue;
+        }
+        let first = run
+            .send(&run.post(body(5, list, "")))
+            .ok()
+            .and_then(|r| r.reply())
+            .and_then(|v| {
+                v.pointer(pointer)
+                    .and_then(Value::as_str)
+                    .map(str::to_owned)
+            });
+        let Some(value) = first else {
+            let reason = format!("{list} named nothing to ask for");
+            results.push((id, Outcome::Skip(reason)));
+            continue;
+        };
+        let mut r = run.post(body(
+            6,
+            method,
+            &format!(r#""{member}":{}"#, Value::from(value.clone())),
+        ));
+        set(&mut r, "Mcp-Name", Some(format!("{value}-x").as_bytes()));
+        results.push((id, run.as_model_says(&r)));
     }
     let mut lower = discover.clone();
     for (n, _) in &mut lower.headers {

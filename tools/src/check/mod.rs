@@ -5,7 +5,9 @@
 //! see [`probes`]), runs every check of [`catalog::CHECKS`], and returns a
 //! [`Report`]. Nothing in here knows the book-orders server: the checks
 //! use only `server/discover`, `tools/list`, an unknown tool, an unknown
-//! method, and malformed lines. The checker never hangs and never panics on
+//! method, malformed lines and, for a server that declares them, the list,
+//! read, get and complete methods of resources, prompts and completion
+//! (two `TEXTBOOK` checks there know the book-orders data). The checker never hangs and never panics on
 //! what a server does: every wait has a deadline, a server that stops
 //! answering is replaced by a fresh process, and its output is read with
 //! bounded memory.
@@ -19,6 +21,7 @@
 //! | [`wire`] | request lines, pairing replies, raw ids, envelope rules |
 //! | [`probes`] | the checks' exchanges and verdicts |
 //! | `jsonrpc` | the checks of unreadable lines, and the level of a code check |
+//! | [`features`] | the checks of resources, prompts and completion, for a server that declares them |
 //! | `stateless` | `stateless.fresh-and-later`, on two processes of its own |
 //! | `warm` | `stateless.warm`: the request checks again on a warm process |
 //! | [`report`] | outcomes, verdict, table and JSON |
@@ -30,6 +33,7 @@
 
 pub mod catalog;
 pub mod ctx;
+pub mod features;
 pub mod http;
 mod jsonrpc;
 pub mod probes;
@@ -118,7 +122,7 @@ pub fn run(options: &Options) -> Result<Report, RunError> {
     // The request checks: on the shared process, then again on a warm one
     // (`warm`), where each of their requests follows valid requests of
     // other methods.
-    let requests: [warm::Group; 7] = [
+    let requests: [warm::Group; 8] = [
         probes::discover,
         probes::version,
         probes::meta,
@@ -126,6 +130,7 @@ pub fn run(options: &Options) -> Result<Report, RunError> {
         jsonrpc::jsonrpc,
         probes::ids,
         probes::tools,
+        features::features,
     ];
     let others: [warm::Group; 5] = [
         probes::notifications,

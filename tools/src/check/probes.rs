@@ -28,16 +28,12 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 pub use super::ctx::{Ctx, Results};
-use super::ctx::{GRACE, NoReply, SHOWN, Seen, fail, joined};
+use super::ctx::{GRACE, NoReply, SHOWN, Seen, fail, joined, skip};
 use super::jsonrpc::code_level;
 use super::report::{Failure, Outcome};
-use super::wire::{self, Kind, Reply};
+use super::wire::{self, Kind, Reply, cache_hint_problems};
 use crate::process::{MAX_LINE, Next};
 use mcp_reference_testkit::schema::Schema;
-
-fn skip(reason: &str) -> Outcome {
-    Outcome::Skip(reason.into())
-}
 
 fn params_with(meta: Value) -> Value {
     json!({ "_meta": meta })
@@ -122,6 +118,7 @@ pub fn discover(cx: &mut Ctx) -> Results {
         .unwrap_or_default();
     let capabilities = result.get("capabilities").and_then(Value::as_object);
     cx.facts.tools = capabilities.map(|c| c.contains_key("tools"));
+    cx.facts.capabilities = super::features::capabilities(result);
     let mut problems = Vec::new();
     if result.get("resultType") != Some(&Value::from("complete")) {
         problems.push("resultType is not \"complete\"".to_string());
@@ -159,20 +156,6 @@ pub fn discover(cx: &mut Ctx) -> Results {
         ("discover.result", result_outcome),
         ("discover.server-info", info_outcome),
     ]
-}
-
-fn cache_hint_problems(result: &Value) -> Vec<String> {
-    let mut problems = Vec::new();
-    if !result.get("ttlMs").is_some_and(Value::is_u64) {
-        problems.push("ttlMs is missing or not an integer >= 0".to_string());
-    }
-    if !matches!(
-        result.get("cacheScope").and_then(Value::as_str),
-        Some("public" | "private")
-    ) {
-        problems.push("cacheScope is missing or neither \"public\" nor \"private\"".into());
-    }
-    problems
 }
 
 /// The judgement of a `-32022` error's `data` by VER-01 (an

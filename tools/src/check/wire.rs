@@ -251,6 +251,23 @@ pub fn show(bytes: &[u8], limit: usize) -> String {
     }
 }
 
+/// What a result breaks of the caching hints every cacheable result
+/// carries (`server/utilities/caching.mdx`): an integer `ttlMs >= 0` and a
+/// `cacheScope` of `"public"` or `"private"`.
+pub fn cache_hint_problems(result: &Value) -> Vec<String> {
+    let mut problems = Vec::new();
+    if !result.get("ttlMs").is_some_and(Value::is_u64) {
+        problems.push("ttlMs is missing or not an integer >= 0".to_string());
+    }
+    if !matches!(
+        result.get("cacheScope").and_then(Value::as_str),
+        Some("public" | "private")
+    ) {
+        problems.push("cacheScope is missing or neither \"public\" nor \"private\"".into());
+    }
+    problems
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

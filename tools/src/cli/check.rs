@@ -73,7 +73,7 @@ pub(crate) struct Args {
     vectors: bool,
 
     /// With --vectors: also replay every vector of this fixture (textbook,
-    /// stock, short-lines or legacy), for a server started with that
+    /// stock, short-lines, legacy or catalog), for a server started with that
     /// fixture's configuration (vectors/configs/NAME.json; for the
     /// reference: `mcp-reference serve --config vectors/configs/NAME.json`).
     #[arg(long, value_name = "NAME", requires = "vectors")]

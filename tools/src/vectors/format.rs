@@ -14,7 +14,7 @@ use serde_json::Value;
 use serde_json::value::RawValue;
 
 /// The vector files, in replay order, with their text.
-const FILES: [(&str, &str); 5] = [
+const FILES: [(&str, &str); 6] = [
     ("generic", include_str!("../../../vectors/generic.jsonl")),
     ("textbook", include_str!("../../../vectors/textbook.jsonl")),
     ("stock", include_str!("../../../vectors/stock.jsonl")),
@@ -23,11 +23,12 @@ const FILES: [(&str, &str); 5] = [
         include_str!("../../../vectors/short-lines.jsonl"),
     ),
     ("legacy", include_str!("../../../vectors/legacy.jsonl")),
+    ("catalog", include_str!("../../../vectors/catalog.jsonl")),
 ];
 
 /// The fixtures (`vectors/configs/<name>.json`) a server can be started
 /// with for `--fixture`.
-pub const FIXTURES: [&str; 4] = ["textbook", "stock", "short-lines", "legacy"];
+pub const FIXTURES: [&str; 5] = ["textbook", "stock", "short-lines", "legacy", "catalog"];
 
 /// One request line, what the vector's level requires of the reply, and
 /// the reference's reply.

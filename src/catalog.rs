@@ -1,0 +1,364 @@
+//! The catalog of the configuration: the static resources, the order
+//! template and the prompts a configuration may offer besides its tools
+//! (issue 32; the textbook's configuration offers none of them, so its
+//! `server/discover` stays `capabilities: {"tools": {}}`).
+//!
+//! This is part of the configuration layer: typed, validated once at load
+//! ([`Catalog::validate`], called by [`crate::Config`]), knowing nothing of
+//! JSON-RPC. What a request gets from it is decided above, in
+//! `resources`, `prompts` and `completion`.
+//!
+//! | member | what | rows |
+//! | --- | --- | --- |
+//! | `resources` | policy texts and binary assets: uri, name, title, description, mimeType, annotations, and exactly one of `text` and `blob` (canonical Base64) | R1 to R4 |
+//! | `order_template` | the RFC 6570 template `PREFIX{order_id}` through which the user reads an order snapshot | R2, R5, R6 |
+//! | `prompts` | the names of the prompts offered (their texts are fixed in code, as tool descriptions are) | P1 to P7 |
+//!
+//! Spec: 2026-07-28 `server/resources.mdx` ("Resource", "Resource Contents",
+//! "Annotations", "Custom URI Schemes": URIs follow RFC 3986; "Binary data
+//! MUST be properly encoded"), `server/prompts.mdx` (embedded resources
+//! MUST carry a valid URI, a MIME type and text or Base64 data),
+//! `schema.ts` `Resource`, `ResourceTemplate`, `Annotations`.
+
+use std::collections::BTreeSet;
+
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD;
+use serde::{Deserialize, Serialize};
+
+/// The prompt that drafts a reply to a customer about one of the user's
+/// orders (arguments `order_id`, required, and `tone`, optional).
+pub const REPLY_TO_CUSTOMER: &str = "reply_to_customer";
+/// The prompt that answers a returns question from the returns policy.
+pub const RETURNS_HELP: &str = "returns_help";
+/// Every prompt this implementation can offer, in listing order (by name).
+pub const PROMPT_NAMES: &[&str] = &[REPLY_TO_CUSTOMER, RETURNS_HELP];
+/// The resource `returns_help` embeds; a configuration offering that
+/// prompt must have it.
+pub const RETURNS_POLICY_URI: &str = "book-orders://policies/returns";
+/// The only variable an order template may hold.
+pub const ORDER_VARIABLE: &str = "order_id";
+/// The tones `reply_to_customer` takes, in the order completion lists
+/// them; the first is the default.
+pub const TONES: &[&str] = &["friendly", "formal", "brief"];
+/// At most this many values in one completion (`server/utilities/completion.mdx`).
+pub const MAX_COMPLETIONS: usize = 100;
+
+/// `audience` values (`schema.ts` `Role`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    /// `"user"`.
+    User,
+    /// `"assistant"`.
+    Assistant,
+}
+
+impl Role {
+    /// The wire spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::User => "user",
+            Role::Assistant => "assistant",
+        }
+    }
+}
+
+/// `schema.ts` `Annotations` of a resource.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct Annotations {
+    /// Who the resource is for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub audience: Option<Vec<Role>>,
+    /// Importance, from 0 to 1 (a JSON number, kept as written).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub priority: Option<serde_json::Number>,
+    /// An ISO 8601 (RFC 3339) time.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_modified: Option<String>,
+}
+
+/// One static resource.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct Resource {
+    /// Its URI (RFC 3986, unique in the catalog).
+    pub uri: String,
+    /// Its name.
+    pub name: String,
+    /// A title for display.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// A description.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Its MIME type.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mime_type: Option<String>,
+    /// Its annotations.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub annotations: Option<Annotations>,
+    /// Text content (exactly one of `text` and `blob`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+    /// Binary content, canonical padded standard Base64.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub blob: Option<String>,
+}
+
+/// The order template (`schema.ts` `ResourceTemplate`).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct OrderTemplate {
+    /// `PREFIX{order_id}`: one variable, at the end.
+    pub uri_template: String,
+    /// Its name.
+    pub name: String,
+    /// A title for display.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// A description.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// The MIME type of what it reads: always `application/json`.
+    pub mime_type: String,
+}
+
+impl OrderTemplate {
+    /// The literal part before `{order_id}`.
+    pub fn prefix(&self) -> &str {
+        self.uri_template
+            .strip_suffix("{order_id}")
+            .unwrap_or(&self.uri_template)
+    }
+}
+
+/// The catalog beside the tools: empty in the textbook's configuration.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Catalog {
+    /// Static resources, in listing order (by uri).
+    pub resources: Vec<Resource>,
+    /// The order template, if offered.
+    pub order_template: Option<OrderTemplate>,
+    /// The prompts offered, in listing order (by name).
+    pub prompts: Vec<String>,
+}
+
+/// Whether `uri` has the shape of an RFC 3986 URI: a scheme
+/// (`ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )`), a colon, and only
+/// visible ASCII after it (no spaces, no `"<>\^`{|}`).
+pub fn is_uri(uri: &str) -> bool {
+    let Some((scheme, rest)) = uri.split_once(':') else {
+        return false;
+    };
+    let mut s = scheme.bytes();
+    s.next().is_some_and(|b| b.is_ascii_alphabetic())
+        && s.all(|b| b.is_ascii_alphanumeric() || b"+-.".contains(&b))
+        && rest
+            .bytes()
+            .all(|b| b.is_ascii_graphic() && !b"\"<>\\^`{|}".contains(&b))
+}
+
+impl Catalog {
+    /// Whether the catalog offers anything at all.
+    pub fn is_empty(&self) -> bool {
+        self.resources.is_empty() && self.order_template.is_none() && self.prompts.is_empty()
+    }
+
+    /// Sorts the lists into listing order (resources by uri, prompts by
+    /// name), so that the order of a file never changes a reply.
+    pub(crate) fn sort(&mut self) {
+        self.resources.sort_by(|a, b| a.uri.cmp(&b.uri));
+        self.prompts.sort();
+    }
+
+    /// Checks everything a request will trust, once. `is_time` is the
+    /// configuration's RFC 3339 check.
+    pub(crate) fn validate(&self, is_time: fn(&str) -> bool) -> Result<(), String> {
+        let mut uris = BTreeSet::new();
+        for r in &self.resources {
+            if !is_uri(&r.uri) {
+                return Err(format!(
+                    "resource uri {:?} is not a URI such as book-orders://policies/returns (a scheme, a colon, visible ASCII)",
+                    r.uri
+                ));
+            }
+            if !uris.insert(r.uri.as_str()) {
+                return Err(format!("resource uri {:?} appears more than once", r.uri));
+            }
+            if r.name.is_empty() {
+                return Err(format!("resource {:?} has an empty name", r.uri));
+            }
+            match (&r.text, &r.blob) {
+                (Some(_), None) => {}
+                (None, Some(blob)) => {
+                    let canonical = STANDARD
+                        .decode(blob)
+                        .is_ok_and(|bytes| STANDARD.encode(bytes) == *blob);
+                    if !canonical {
+                        return Err(format!(
+                            "resource {:?} has a blob that is not canonical padded Base64",
+                            r.uri
+                        ));
+                    }
+                }
+                _ => {
+                    return Err(format!(
+                        "resource {:?} needs exactly one of text and blob",
+                        r.uri
+                    ));
+                }
+            }
+            if let Some(a) = &r.annotations {
+                let priority = a.priority.as_ref().map(serde_json::Number::as_f64);
+                if priority.is_some_and(|p| !p.is_some_and(|p| (0.0..=1.0).contains(&p))) {
+                    return Err(format!(
+                        "resource {:?} has a priority outside 0 to 1",
+                        r.uri
+                    ));
+                }
+                if a.last_modified.as_deref().is_some_and(|t| !is_time(t)) {
+                    return Err(format!(
+                        "resource {:?} has a lastModified that is not an RFC 3339 date-time such as 2026-09-14T00:00:00Z",
+                        r.uri
+                    ));
+                }
+            }
+        }
+        if let Some(t) = &self.order_template {
+            let prefix = t.prefix();
+            if prefix.len() == t.uri_template.len()
+                || !is_uri(prefix)
+                || prefix.contains(['{', '}'])
+            {
+                return Err(format!(
+                    "order_template.uriTemplate {:?} is not a URI followed by {{order_id}}, such as book-orders://orders/{{order_id}}",
+                    t.uri_template
+                ));
+            }
+            if t.name.is_empty() {
+                return Err("order_template has an empty name".into());
+            }
+            if t.mime_type != "application/json" {
+                return Err("order_template.mimeType must be application/json".into());
+            }
+            if let Some(r) = self.resources.iter().find(|r| r.uri.starts_with(prefix)) {
+                return Err(format!(
+                    "resource uri {:?} falls under order_template.uriTemplate; a static resource cannot share the orders' prefix",
+                    r.uri
+                ));
+            }
+        }
+        let mut names = BTreeSet::new();
+        for p in &self.prompts {
+            if !PROMPT_NAMES.contains(&p.as_str()) {
+                return Err(format!(
+                    "prompts names {p:?}, which this implementation does not offer (it offers {})",
+                    PROMPT_NAMES.join(", ")
+                ));
+            }
+            if !names.insert(p.as_str()) {
+                return Err(format!("prompts names {p:?} twice"));
+            }
+        }
+        if names.contains(REPLY_TO_CUSTOMER) && self.order_template.is_none() {
+            return Err(format!(
+                "the prompt {REPLY_TO_CUSTOMER} embeds an order resource, so it needs order_template"
+            ));
+        }
+        let policy = self.resources.iter().find(|r| r.uri == RETURNS_POLICY_URI);
+        if names.contains(RETURNS_HELP) && policy.is_none_or(|p| p.mime_type.is_none()) {
+            return Err(format!(
+                "the prompt {RETURNS_HELP} embeds the returns policy, so it needs the resource {RETURNS_POLICY_URI} with a mimeType"
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// RFC 6570 simple string expansion of one value: every byte outside the
+/// unreserved set (`ALPHA / DIGIT / "-" / "." / "_" / "~"`) percent-encoded
+/// with upper-case hex, UTF-8 first. The URI of an order is the template's
+/// prefix followed by this expansion of its id.
+pub fn expand(value: &str) -> String {
+    let mut out = String::with_capacity(value.len());
+    for b in value.bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~".contains(&b) {
+            out.push(char::from(b));
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn uris() {
+        for ok in ["book-orders://policies/returns", "a:b", "x+y.z-1:/%41"] {
+            assert!(is_uri(ok), "{ok}");
+        }
+        for bad in [
+            "", "noscheme", "1a:b", ":x", "a b:c", "a:b c", "a:{x}", "a:\u{e9}",
+        ] {
+            assert!(!is_uri(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn the_example_offers_everything_and_bad_catalogs_are_refused() {
+        let example = crate::Config::from_json(include_bytes!("../data/config.example.json"));
+        let c = example.unwrap();
+        assert_eq!(c.catalog().resources.len(), 3);
+        assert!(c.catalog().order_template.is_some());
+        assert_eq!(c.catalog().prompts, [REPLY_TO_CUSTOMER, RETURNS_HELP]);
+        assert!(crate::Config::default().catalog().is_empty());
+        let res = |extra: &str| {
+            format!(
+                r#"{{"resources":[{{"uri":"book-orders://policies/returns","name":"r","mimeType":"text/plain"{extra}}}]}}"#
+            )
+        };
+        let t = r#""order_template":{"uriTemplate":"book-orders://orders/{order_id}","name":"order","mimeType":"application/json"}"#;
+        let cases = [
+            (res(r#","text":"x""#), ""),
+            (res(r#","text":"x","blob":"AA==""#), "exactly one of text and blob"),
+            (res(""), "exactly one of text and blob"),
+            (res(r#","blob":"AA=""#), "canonical padded Base64"),
+            (res(r#","blob":"AB==""#), "canonical padded Base64"),
+            (res(r#","text":"x","annotations":{"priority":1.5}"#), "priority outside 0 to 1"),
+            (res(r#","text":"x","annotations":{"lastModified":"today"}"#), "lastModified"),
+            (res(r#","text":"x","annotations":{"audience":["robot"]}"#), "unknown variant"),
+            (r#"{"resources":[{"uri":"no scheme","name":"r","text":"x"}]}"#.into(), "not a URI"),
+            (r#"{"prompts":["cancel_order"]}"#.into(), "does not offer"),
+            (r#"{"prompts":["reply_to_customer"]}"#.into(), "needs order_template"),
+            (r#"{"prompts":["returns_help"]}"#.into(), "needs the resource"),
+            (format!("{{{t},\"prompts\":[\"reply_to_customer\",\"reply_to_customer\"]}}"), "twice"),
+            (r#"{"order_template":{"uriTemplate":"book-orders://orders/","name":"o","mimeType":"application/json"}}"#.into(), "followed by {order_id}"),
+            (r#"{"order_template":{"uriTemplate":"x://{a}/{order_id}","name":"o","mimeType":"application/json"}}"#.into(), "followed by {order_id}"),
+            (r#"{"order_template":{"uriTemplate":"x://o/{order_id}","name":"o","mimeType":"text/plain"}}"#.into(), "application/json"),
+            (format!("{{{t},\"resources\":[{{\"uri\":\"book-orders://orders/A-104\",\"name\":\"r\",\"text\":\"x\"}}]}}"), "falls under"),
+        ];
+        for (json, expected) in cases {
+            match crate::Config::from_json(json.as_bytes()) {
+                Ok(_) => assert_eq!(expected, "", "{json} was accepted"),
+                Err(e) => {
+                    assert!(
+                        !expected.is_empty() && e.to_string().contains(expected),
+                        "{json}: {e}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn expansion_encodes_all_but_unreserved() {
+        assert_eq!(expand("A-104"), "A-104");
+        assert_eq!(expand("a b/c~_."), "a%20b%2Fc~_.");
+        assert_eq!(expand("\u{e9}"), "%C3%A9");
+    }
+}

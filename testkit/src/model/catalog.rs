@@ -1,0 +1,472 @@
+//! The model of the catalog beside the tools (issue 32): rows R1 to R7
+//! (resources), P1 to P10 (prompts) and C1 to C5 (completion), and the
+//! capabilities of D1. It states each rule again, from the configuration's
+//! data alone (never the server's decoders or decisions): which methods
+//! are offered, which URIs name a resource, which orders the user may read,
+//! what a prompt needs and what a completion suggests.
+//!
+//! [`method`] predicts the reply to one of the catalog's methods;
+//! [`check_result`] holds a result to it, value by value (the member order
+//! is [`super::canonical`]'s).
+
+use mcp_reference::Config;
+use serde_json::{Map, Value, json};
+
+use super::tree::Json;
+use super::{Body, Era, Expect, Reply};
+
+/// The tones of `reply_to_customer`, the default first, in the order
+/// completion lists them.
+pub const TONES: [&str; 3] = ["friendly", "formal", "brief"];
+/// The prompt that takes an order.
+pub const REPLY: &str = "reply_to_customer";
+/// The prompt that embeds the returns policy.
+pub const RETURNS: &str = "returns_help";
+/// The returns policy's URI.
+pub const RETURNS_URI: &str = "book-orders://policies/returns";
+
+/// Whether the configuration offers resources (static ones or the
+/// template).
+pub fn offers_resources(config: &Config) -> bool {
+    let c = config.catalog();
+    !c.resources.is_empty() || c.order_template.is_some()
+}
+
+/// Whether it offers prompts.
+pub fn offers_prompts(config: &Config) -> bool {
+    !config.catalog().prompts.is_empty()
+}
+
+/// Whether it offers `prompt`.
+fn offers_prompt(config: &Config, prompt: &str) -> bool {
+    config.catalog().prompts.iter().any(|p| p == prompt)
+}
+
+/// Whether it offers completion: something to complete.
+pub fn offers_completion(config: &Config) -> bool {
+    config.catalog().order_template.is_some() || offers_prompt(config, REPLY)
+}
+
+/// Whether `method` is one of the catalog's, offered by `config`.
+pub fn serves(config: &Config, method: &str) -> bool {
+    match method {
+        "resources/list" | "resources/templates/list" | "resources/read" => {
+            offers_resources(config)
+        }
+        "prompts/list" | "prompts/get" => offers_prompts(config),
+        "completion/complete" => offers_completion(config),
+        _ => false,
+    }
+}
+
+/// `capabilities` of `server/discover` (D1).
+pub fn capabilities(config: &Config) -> Value {
+    let mut caps = Map::new();
+    if offers_completion(config) {
+        caps.insert("completions".into(), json!({}));
+    }
+    if offers_prompts(config) {
+        caps.insert("prompts".into(), json!({}));
+    }
+    if offers_resources(config) {
+        caps.insert("resources".into(), json!({}));
+    }
+    caps.insert("tools".into(), json!({}));
+    Value::Object(caps)
+}
+
+/// RFC 6570 simple expansion: UTF-8 bytes outside `A-Za-z0-9-._~`
+/// percent-encoded, upper-case hex.
+pub fn expand(value: &str) -> String {
+    value
+        .bytes()
+        .map(|b| {
+            if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
+                char::from(b).to_string()
+            } else {
+                format!("%{b:02X}")
+            }
+        })
+        .collect()
+}
+
+/// The order ids the user may read, in id order.
+pub fn own_ids(config: &Config) -> Vec<String> {
+    let mut ids: Vec<String> = config
+        .orders()
+        .iter()
+        .filter(|o| o.owner == config.user())
+        .map(|o| o.order_id.clone())
+        .collect();
+    ids.sort();
+    ids
+}
+
+/// The URI of order `id` through the template, if there is one.
+pub fn order_uri(config: &Config, id: &str) -> Option<String> {
+    let t = config.catalog().order_template.as_ref()?;
+    let prefix = t.uri_template.strip_suffix("{order_id}")?;
+    Some(format!("{prefix}{}", expand(id)))
+}
+
+/// The predicted reply to a catalog method the configuration offers
+/// (`params` an object; `_meta` already passed).
+pub fn method(config: &Config, id: &str, method: &str, params: &Json) -> Expect {
+    let result = |row: &'static str, body: Body| {
+        Expect::new(
+            row,
+            Reply::Result {
+                id: id.to_string(),
+                era: Era::Modern,
+                body,
+            },
+        )
+    };
+    let fixed = |row: &'static str| Expect::fixed(row, Some(id.to_string()));
+    let cursor = params.get("cursor").is_some();
+    match method {
+        "resources/list" if cursor => fixed("R3"),
+        "resources/list" => result("R1", Body::ResourcesList),
+        "resources/templates/list" if cursor => fixed("R3"),
+        "resources/templates/list" => result("R2", Body::TemplatesList),
+        "resources/read" => read(config, params, result, fixed),
+        "prompts/list" if cursor => fixed("P2"),
+        "prompts/list" => result("P1", Body::PromptsList),
+        "prompts/get" => get(config, params, result, fixed),
+        _ => complete(config, params, result, fixed),
+    }
+}
+
+fn read(
+    config: &Config,
+    params: &Json,
+    result: impl Fn(&'static str, Body) -> Expect,
+    fixed: impl Fn(&'static str) -> Expect,
+) -> Expect {
+    let Some(uri) = params.get("uri").and_then(Json::as_str) else {
+        return fixed("R7");
+    };
+    if config.catalog().resources.iter().any(|r| r.uri == uri) {
+        return result("R4", Body::ReadResource(uri.to_string()));
+    }
+    let own = own_ids(config)
+        .into_iter()
+        .find(|id| order_uri(config, id).as_deref() == Some(uri));
+    match own {
+        Some(id) => result("R5", Body::ReadOrder(id)),
+        None => fixed("R6"),
+    }
+}
+
+fn get(
+    config: &Config,
+    params: &Json,
+    result: impl Fn(&'static str, Body) -> Expect,
+    fixed: impl Fn(&'static str) -> Expect,
+) -> Expect {
+    let Some(name) = params.get("name").and_then(Json::as_str) else {
+        return fixed("P6");
+    };
+    let empty = Json::Obj(Vec::new());
+    let args = match params.get("arguments") {
+        None => &empty,
+        Some(a @ Json::Obj(members)) if members.iter().all(|(_, _, v)| v.as_str().is_some()) => a,
+        Some(_) => return fixed("P8"),
+    };
+    if !offers_prompt(config, name) {
+        return fixed("P7");
+    }
+    if name == RETURNS {
+        return result("P4", Body::Prompt(RETURNS.into(), None, ""));
+    }
+    let Some(order_id) = args.get("order_id").and_then(Json::as_str) else {
+        return fixed("P9");
+    };
+    let tone = match args.get("tone").and_then(Json::as_str) {
+        None => TONES[0],
+        Some(t) => match TONES.iter().find(|x| **x == t) {
+            Some(t) => t,
+            None => return fixed("P10"),
+        },
+    };
+    if own_ids(config).iter().any(|id| id == order_id) {
+        result(
+            "P3",
+            Body::Prompt(REPLY.into(), Some(order_id.into()), tone),
+        )
+    } else {
+        fixed("P5")
+    }
+}
+
+fn complete(
+    config: &Config,
+    params: &Json,
+    result: impl Fn(&'static str, Body) -> Expect,
+    fixed: impl Fn(&'static str) -> Expect,
+) -> Expect {
+    let (Some(r @ Json::Obj(_)), Some(a @ Json::Obj(_))) =
+        (params.get("ref"), params.get("argument"))
+    else {
+        return fixed("C3");
+    };
+    let s = |o: &Json, k: &str| o.get(k).and_then(Json::as_str).map(str::to_owned);
+    let (Some(name), Some(value)) = (s(a, "name"), s(a, "value")) else {
+        return fixed("C3");
+    };
+    let arguments: &[&str] = match s(r, "type").as_deref() {
+        Some("ref/prompt") => match s(r, "name") {
+            None => return fixed("C3"),
+            Some(p) if p == REPLY && offers_prompt(config, REPLY) => &["order_id", "tone"],
+            Some(_) => return fixed("C4"),
+        },
+        Some("ref/resource") => match s(r, "uri") {
+            None => return fixed("C3"),
+            Some(u)
+                if config
+                    .catalog()
+                    .order_template
+                    .as_ref()
+                    .is_some_and(|t| t.uri_template == u) =>
+            {
+                &["order_id"]
+            }
+            Some(_) => return fixed("C4"),
+        },
+        _ => return fixed("C3"),
+    };
+    if !arguments.contains(&name.as_str()) {
+        return fixed("C5");
+    }
+    let (row, matches): (&'static str, Vec<String>) = if name == "order_id" {
+        let ids = own_ids(config);
+        (
+            "C1",
+            ids.into_iter().filter(|i| i.starts_with(&value)).collect(),
+        )
+    } else {
+        let t = TONES.iter().filter(|t| t.starts_with(&value));
+        ("C2", t.map(|t| t.to_string()).collect())
+    };
+    let total = matches.len();
+    let values = matches.into_iter().take(100).collect();
+    result(row, Body::Completion(values, total))
+}
+
+/// The rendering of an order snapshot: `get_order`'s structured output,
+/// members in its `outputSchema` order, compact.
+pub fn snapshot_text(config: &Config, id: &str) -> Option<String> {
+    let o = config.orders().iter().find(|o| o.order_id == id)?;
+    let s = |v: &str| serde_json::to_string(v).unwrap_or_default();
+    Some(format!(
+        "{{\"order_id\":{},\"status\":{},\"as_of\":{},\"source_version\":{}}}",
+        s(&o.order_id),
+        s(&o.status),
+        s(&o.as_of),
+        s(&o.source_version)
+    ))
+}
+
+/// The contents item of a static resource.
+fn static_contents(r: &mcp_reference::catalog::Resource) -> Value {
+    let mut m = Map::new();
+    m.insert("uri".into(), json!(r.uri));
+    if let Some(t) = &r.mime_type {
+        m.insert("mimeType".into(), json!(t));
+    }
+    if let Some(t) = &r.text {
+        m.insert("text".into(), json!(t));
+    }
+    if let Some(b) = &r.blob {
+        m.insert("blob".into(), json!(b));
+    }
+    Value::Object(m)
+}
+
+/// The contents item of one of the user's orders.
+fn order_contents(config: &Config, id: &str) -> Option<Value> {
+    Some(json!({
+        "uri": order_uri(config, id)?,
+        "mimeType": "application/json",
+        "text": snapshot_text(config, id)?,
+    }))
+}
+
+fn hints(want: &mut Map<String, Value>, ttl: u64, scope: &str) {
+    want.insert("ttlMs".into(), json!(ttl));
+    want.insert("cacheScope".into(), json!(scope));
+}
+
+/// Holds a catalog result to the prediction. `want` holds the members
+/// every result of its era carries; `Ok(None)`: not a catalog body.
+pub fn check_result(
+    config: &Config,
+    body: &Body,
+    mut want: Map<String, Value>,
+    result: &Map<String, Value>,
+) -> Option<Result<(), String>> {
+    let c = config.catalog();
+    let public = mcp_reference::CATALOG_CACHE;
+    let private = mcp_reference::ORDER_CACHE;
+    match body {
+        Body::ResourcesList => {
+            let list: Vec<Value> = c
+                .resources
+                .iter()
+                .map(|r| serde_json::to_value(r).unwrap_or_default())
+                .map(|mut v| {
+                    if let Some(m) = v.as_object_mut() {
+                        m.remove("text");
+                        m.remove("blob");
+                    }
+                    v
+                })
+                .collect();
+            want.insert("resources".into(), json!(list));
+            hints(&mut want, public.ttl_ms, "public");
+        }
+        Body::TemplatesList => {
+            let list: Vec<Value> = c
+                .order_template
+                .iter()
+                .map(|t| serde_json::to_value(t).unwrap_or_default())
+                .collect();
+            want.insert("resourceTemplates".into(), json!(list));
+            hints(&mut want, public.ttl_ms, "public");
+        }
+        Body::ReadResource(uri) => {
+            let r = c.resources.iter().find(|r| &r.uri == uri)?;
+            want.insert("contents".into(), json!([static_contents(r)]));
+            hints(&mut want, public.ttl_ms, "public");
+        }
+        Body::ReadOrder(id) => {
+            want.insert("contents".into(), json!([order_contents(config, id)?]));
+            hints(&mut want, private.ttl_ms, "private");
+        }
+        Body::PromptsList => return Some(check_prompts_list(config, want, result)),
+        Body::Prompt(name, order, tone) => {
+            return Some(check_prompt(
+                config,
+                name,
+                order.as_deref(),
+                tone,
+                want,
+                result,
+            ));
+        }
+        Body::Completion(values, total) => {
+            want.insert(
+                "completion".into(),
+                json!({ "values": values, "total": total, "hasMore": *total > values.len() }),
+            );
+        }
+        _ => return None,
+    }
+    Some(if *result == want {
+        Ok(())
+    } else {
+        Err(format!("expected the result {}", Value::Object(want)))
+    })
+}
+
+/// P1: the prompts in name order, each with its arguments (names and
+/// `required` exactly; titles and descriptions any strings).
+fn check_prompts_list(
+    config: &Config,
+    mut want: Map<String, Value>,
+    result: &Map<String, Value>,
+) -> Result<(), String> {
+    let got = result.get("prompts").and_then(Value::as_array);
+    let mut names: Vec<&str> = config
+        .catalog()
+        .prompts
+        .iter()
+        .map(String::as_str)
+        .collect();
+    names.sort();
+    let mut list = Vec::new();
+    for (i, name) in names.iter().enumerate() {
+        let g = got.and_then(|g| g.get(i));
+        let text = |k: &str| g.and_then(|g| g.get(k)).filter(|v| v.is_string()).cloned();
+        let mut p = Map::new();
+        p.insert("name".into(), json!(name));
+        p.insert(
+            "title".into(),
+            text("title").ok_or("a prompt needs a title")?,
+        );
+        p.insert(
+            "description".into(),
+            text("description").ok_or("a prompt needs a description")?,
+        );
+        if *name == REPLY {
+            let args = g.and_then(|g| g.get("arguments")).and_then(Value::as_array);
+            let mut a = Vec::new();
+            for (j, (arg, required)) in [("order_id", true), ("tone", false)].iter().enumerate() {
+                let d = args
+                    .and_then(|x| x.get(j))
+                    .and_then(|x| x.get("description"))
+                    .filter(|v| v.is_string())
+                    .cloned()
+                    .ok_or("an argument needs a description")?;
+                a.push(json!({ "name": arg, "description": d, "required": required }));
+            }
+            p.insert("arguments".into(), json!(a));
+        }
+        list.push(Value::Object(p));
+    }
+    want.insert("prompts".into(), json!(list));
+    let public = mcp_reference::CATALOG_CACHE;
+    hints(&mut want, public.ttl_ms, "public");
+    if *result == want {
+        Ok(())
+    } else {
+        Err(format!("expected the result {}", Value::Object(want)))
+    }
+}
+
+/// P3, P4: a description, an instruction (naming the tone for
+/// `reply_to_customer`), then the resource embedded.
+fn check_prompt(
+    config: &Config,
+    name: &str,
+    order: Option<&str>,
+    tone: &str,
+    mut want: Map<String, Value>,
+    result: &Map<String, Value>,
+) -> Result<(), String> {
+    let embedded = match order {
+        Some(id) => order_contents(config, id).ok_or("no such order")?,
+        None => {
+            let c = config.catalog();
+            let r = c.resources.iter().find(|r| r.uri == RETURNS_URI);
+            static_contents(r.ok_or("no returns policy")?)
+        }
+    };
+    let text = result
+        .get("messages")
+        .and_then(|m| m.get(0))
+        .and_then(|m| m.pointer("/content/text"))
+        .and_then(Value::as_str)
+        .ok_or("the first message needs a text block")?;
+    if name == REPLY && !text.contains(tone) {
+        return Err(format!("the instruction should name the tone {tone}"));
+    }
+    let description = result
+        .get("description")
+        .filter(|d| d.is_string())
+        .cloned()
+        .ok_or("a prompt result needs a description")?;
+    want.insert("description".into(), description);
+    want.insert(
+        "messages".into(),
+        json!([
+            { "role": "user", "content": { "type": "text", "text": text } },
+            { "role": "user", "content": { "type": "resource", "resource": embedded } },
+        ]),
+    );
+    if *result == want {
+        Ok(())
+    } else {
+        Err(format!("expected the result {}", Value::Object(want)))
+    }
+}
