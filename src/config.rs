@@ -17,6 +17,8 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+pub(crate) mod auth;
+
 /// The modern protocol versions this implementation can serve. A
 /// configuration may list a subset of them, never anything else.
 pub const MODERN_VERSIONS: &[&str] = &["2026-07-28"];
@@ -56,6 +58,10 @@ pub struct HttpSettings {
     /// loopback, the loopback names with the bound port; otherwise any.
     #[serde(default)]
     pub allowed_hosts: Option<Vec<String>>,
+    /// Authorization (module [`auth`]): `None`, the default, authenticates
+    /// no one (DEC29).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub authorization: Option<auth::Authorization>,
 }
 
 fn default_endpoint() -> String {
@@ -68,6 +74,7 @@ impl Default for HttpSettings {
             endpoint: default_endpoint(),
             allowed_origins: None,
             allowed_hosts: None,
+            authorization: None,
         }
     }
 }
@@ -546,7 +553,10 @@ fn check_http(http: &HttpSettings) -> Result<(), ConfigError> {
             }
         }
     }
-    Ok(())
+    match &http.authorization {
+        Some(a) => auth::check(a, &http.endpoint),
+        None => Ok(()),
+    }
 }
 
 fn check_versions(listed: &[String], known: &[&str], field: &str) -> Result<(), ConfigError> {

@@ -62,7 +62,7 @@ struct Refs {
 }
 
 fn is_row_letter(c: char) -> bool {
-    matches!(c, 'F' | 'E' | 'M' | 'D' | 'T' | 'W' | 'H' | 'L')
+    matches!(c, 'F' | 'E' | 'M' | 'D' | 'T' | 'W' | 'H' | 'A' | 'L')
 }
 
 /// Row ids (ranges `E1–E17` expanded), backticked check-like ids, and
