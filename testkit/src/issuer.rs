@@ -4,8 +4,26 @@
 //! sign with; it decides nothing (whether a token is valid is the model's,
 //! [`crate::model::auth`]).
 
+use std::sync::OnceLock;
+
 use mcp_reference::{Authorization, Config, HttpSettings, OAuthSettings};
 use serde_json::{Value, json};
+
+use crate::model::http::Listen;
+
+/// Where the test configurations' servers listen: loopback port 8080,
+/// [`RESOURCE`]'s.
+pub const LISTEN: Listen = Listen {
+    port: 8080,
+    loopback: true,
+};
+
+/// The one test issuer of generated cases and fuzz inputs (built once:
+/// its RSA key takes a moment).
+pub fn issuer() -> &'static Issuer {
+    static ISSUER: OnceLock<Issuer> = OnceLock::new();
+    ISSUER.get_or_init(Issuer::default)
+}
 
 /// The resource URL of the test configurations (port 8080).
 pub const RESOURCE: &str = "http://127.0.0.1:8080/mcp";

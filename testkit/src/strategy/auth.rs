@@ -9,29 +9,14 @@
 //! What the binding must answer is never decided here: the model
 //! ([`crate::model::auth`]) does.
 
-use std::sync::OnceLock;
-
 use mcp_reference::Config;
 use proptest::prelude::*;
 use proptest::sample::select;
 
 use super::http::{http_config, http_request};
-use crate::issuer::{CHANGES, Change, Issuer, NOW, settings, with_auth};
-use crate::model::http::{HttpRequest, Listen};
-
-/// The test issuer of every generated case (built once: its RSA key takes
-/// a moment).
-pub fn issuer() -> &'static Issuer {
-    static ISSUER: OnceLock<Issuer> = OnceLock::new();
-    ISSUER.get_or_init(Issuer::default)
-}
-
-/// Where the generated servers listen: loopback port 8080, the test
-/// resource's.
-pub const LISTEN: Listen = Listen {
-    port: 8080,
-    loopback: true,
-};
+use crate::issuer::{CHANGES, Change, NOW, settings, with_auth};
+pub use crate::issuer::{LISTEN, issuer};
+use crate::model::http::HttpRequest;
 
 /// A configuration of [`http_config`] at `/mcp` with authorization on.
 pub fn auth_config() -> BoxedStrategy<Config> {
