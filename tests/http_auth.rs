@@ -149,6 +149,7 @@ impl Fixture {
             &Trust {
                 keys: &self.keys,
                 now: NOW,
+                verified: None,
             },
             &mut ran,
         );

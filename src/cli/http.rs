@@ -16,7 +16,9 @@
 //!   never a header or a token, row A8), failures at `error`.
 //! - Authorization (`http.authorization`, rows A1 to A9): the driver owns
 //!   the inputs of the binding's pure step, the issuer's keys (today the
-//!   JWK Set fixed in the configuration) and the clock.
+//!   JWK Set fixed in the configuration), the clock, and a bounded cache
+//!   of verified tokens ([`super::tokens`]), each entry expiring with its
+//!   token.
 //!
 //! Spec: 2026-07-28 `basic/transports/streamable-http.mdx`, "Security &
 //! Endpoint" (bind to localhost when running locally: the default; a
@@ -33,10 +35,13 @@ use hyper::server::conn::http1;
 use hyper::service::service_fn;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;
+use mcp_reference::http::auth::{Credentials, credentials};
 use mcp_reference::http::{Binding, Bound, Keys, Request, Response, Trust};
 use mcp_reference::{LogLevel, Server};
 use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
+
+use super::tokens::Tokens;
 
 /// Connections served at once.
 const MAX_CONNECTIONS: usize = 1024;
@@ -117,6 +122,7 @@ async fn run(server: Server, addr: SocketAddr, level: LogLevel) -> Result<(), Fa
         loopback: local.ip().is_loopback(),
     };
     let keys = Arc::new(keys(&server)?);
+    let tokens = Arc::new(Tokens::default());
     let binding = Arc::new(Binding::new(server, bound));
     let mut stop = std::pin::pin!(shutdown_signal());
     if level > LogLevel::Off {
@@ -149,10 +155,15 @@ async fn run(server: Server, addr: SocketAddr, level: LogLevel) -> Result<(), Fa
         };
         let binding = binding.clone();
         let keys = keys.clone();
+        let tokens = tokens.clone();
         let service = service_fn(move |request| {
             let binding = binding.clone();
             let keys = keys.clone();
-            async move { Ok::<_, Infallible>(answer(&binding, &keys, request, peer, level).await) }
+            let tokens = tokens.clone();
+            async move {
+                let trust = (keys.as_ref(), tokens.as_ref());
+                Ok::<_, Infallible>(answer(&binding, trust, request, peer, level).await)
+            }
         });
         let connection = http1::Builder::new()
             .timer(TokioTimer::new())
@@ -186,7 +197,7 @@ async fn run(server: Server, addr: SocketAddr, level: LogLevel) -> Result<(), Fa
 /// Answers one request through the binding.
 async fn answer(
     binding: &Binding,
-    keys: &Keys,
+    (keys, tokens): (&Keys, &Tokens),
     request: hyper::Request<Incoming>,
     peer: SocketAddr,
     level: LogLevel,
@@ -204,10 +215,24 @@ async fn answer(
         headers: &headers,
         body: &[],
     };
-    let trust = Trust { keys, now: now() };
+    let now = now();
+    let token = match credentials(&head) {
+        Credentials::Bearer(token) if binding.authorizes() => Some(token),
+        _ => None,
+    };
+    let cached = token.and_then(|t| tokens.get(t, now));
+    let trust = Trust {
+        keys,
+        now,
+        verified: cached.as_ref(),
+    };
     let response = match binding.head(&head, &trust) {
         Err(refused) => refused,
-        Ok(server) => {
+        Ok(admitted) => {
+            if let (Some(token), Some(identity)) = (token, admitted.identity) {
+                tokens.put(token, identity, now);
+            }
+            let server = admitted.server;
             let limit = binding.server().config().max_line_bytes();
             match Limited::new(body, limit).collect().await {
                 Ok(collected) => {

@@ -9,6 +9,7 @@
 
 mod demo;
 mod http;
+mod tokens;
 
 use std::ffi::OsString;
 use std::io;

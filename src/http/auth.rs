@@ -40,18 +40,35 @@ use crate::server::Server;
 /// The well-known path prefix of RFC 9728 section 3.
 pub const WELL_KNOWN: &str = "/.well-known/oauth-protected-resource";
 
-/// The inputs of the step that the driver owns: the issuer's keys and the
-/// current time (seconds since the Unix epoch).
+/// The inputs of the step that the driver owns: the issuer's keys, the
+/// current time (seconds since the Unix epoch), and what its cache of
+/// verified tokens knows of this request's token.
 #[derive(Debug, Clone, Copy)]
 pub struct Trust<'a> {
     /// The verification keys.
     pub keys: &'a Keys,
     /// Now, in seconds since 1970-01-01T00:00:00Z.
     pub now: u64,
+    /// The identity this binding returned earlier for the very token the
+    /// request carries (the driver's cache, keyed by the token): used
+    /// instead of verifying the token again while `now` is before its
+    /// `expires`, never after (so a cached token expires no later than
+    /// the token does).
+    pub verified: Option<&'a Identity>,
 }
 
 /// No keys at all: with authorization on, every token is refused.
 pub static NO_KEYS: Keys = Keys { keys: Vec::new() };
+
+/// A request the step admitted: the core server that answers it, and the
+/// identity of a token verified just now (for the driver's cache; `None`
+/// without authorization, or when [`Trust::verified`] was used).
+pub struct Admitted<'b> {
+    /// The core server of the token's user.
+    pub server: &'b Server,
+    /// The identity to cache, with its expiry.
+    pub identity: Option<Identity>,
+}
 
 /// One verification key of a JWK Set.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -458,15 +475,26 @@ impl Guard {
         &self,
         request: &Request<'_>,
         trust: &Trust<'_>,
-    ) -> Result<&Server, Response> {
+    ) -> Result<Admitted<'_>, Response> {
         let token = match credentials(request) {
             Credentials::Absent => return Err(self.challenge(401, None)),
             Credentials::Malformed => return Err(self.challenge(400, Some("invalid_request"))),
             Credentials::Bearer(token) => token,
         };
+        if let Some(known) = trust.verified.filter(|id| trust.now < id.expires) {
+            let server = self.admit(known)?;
+            return Ok(Admitted {
+                server,
+                identity: None,
+            });
+        }
         let identity = verify(&self.settings, trust.keys, trust.now, token)
             .map_err(|_| self.challenge(401, Some("invalid_token")))?;
-        self.admit(&identity)
+        let server = self.admit(&identity)?;
+        Ok(Admitted {
+            server,
+            identity: Some(identity),
+        })
     }
 
     /// A6, A7 for a verified identity (what a driver's cache of verified

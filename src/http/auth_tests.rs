@@ -380,3 +380,44 @@ fn scope_and_user_come_from_the_verified_token() {
     let token = sign(&header(), &with(claims(), "sub", json!("client-1")));
     assert_eq!(verify(s, &jwks(), NOW, &token).unwrap().user, "tomas");
 }
+
+#[test]
+fn a_cached_identity_stands_in_for_its_token_until_it_expires() {
+    let b = binding();
+    let host: (&str, &[u8]) = ("host", b"127.0.0.1:8080");
+    let auth: (&str, &[u8]) = ("authorization", b"Bearer not.a.token");
+    let json: (&str, &[u8]) = ("content-type", b"application/json");
+    let headers = [host, json, auth];
+    let cached = Identity {
+        issuer: ISSUER.into(),
+        subject: "tomas".into(),
+        user: "tomas".into(),
+        expires: NOW + 10,
+        scopes: vec!["orders:read".into()],
+    };
+    let keys = jwks();
+    let at = |now: u64| {
+        let trust = Trust {
+            keys: &keys,
+            now,
+            verified: Some(&cached),
+        };
+        b.head(&request(&headers), &trust)
+    };
+    let admitted = at(NOW + 9).ok().unwrap();
+    assert_eq!(admitted.server.config().user(), "tomas");
+    assert!(admitted.identity.is_none());
+    // Expired: the token itself is verified again, and refused.
+    assert_eq!(at(NOW + 10).err().unwrap().status, 401);
+    // A fresh verification hands its identity to the driver.
+    let token = sign(&header(), &claims());
+    let bearer = format!("Bearer {token}");
+    let headers = [host, json, ("authorization", bearer.as_bytes())];
+    let trust = Trust {
+        keys: &keys,
+        now: NOW,
+        verified: None,
+    };
+    let admitted = b.head(&request(&headers), &trust).ok().unwrap();
+    assert_eq!(admitted.identity.map(|i| i.user), Some("mira".to_owned()));
+}

@@ -37,7 +37,7 @@ pub mod auth;
 mod headers;
 mod jws;
 
-pub use auth::{Keys, Trust};
+pub use auth::{Admitted, Identity, Keys, Trust};
 
 use crate::envelope::{self, Message};
 use crate::error::{Code, ErrorData};
@@ -194,7 +194,7 @@ impl Binding {
         executor: &mut E,
     ) -> Response {
         match self.head(request, trust) {
-            Ok(server) => self.respond_as(server, request, executor),
+            Ok(admitted) => self.respond_as(admitted.server, request, executor),
             Err(refused) => refused,
         }
     }
@@ -231,7 +231,7 @@ impl Binding {
     /// to A7, H1 to H6): the core server that answers the body (the
     /// token's user's, or the configuration's without authorization), or
     /// the response to send without reading the body.
-    pub fn head(&self, request: &Request<'_>, trust: &Trust<'_>) -> Result<&Server, Response> {
+    pub fn head(&self, request: &Request<'_>, trust: &Trust<'_>) -> Result<Admitted<'_>, Response> {
         if let Some(metadata) = self.auth.as_ref().and_then(|a| a.metadata(request)) {
             return Err(metadata);
         }
@@ -258,12 +258,19 @@ impl Binding {
     }
 
     /// H1 to H4, then the authorization step.
-    fn head_checks(&self, request: &Request<'_>, trust: &Trust<'_>) -> Result<&Server, Response> {
+    fn head_checks(
+        &self,
+        request: &Request<'_>,
+        trust: &Trust<'_>,
+    ) -> Result<Admitted<'_>, Response> {
         if let Some(refused) = self.check_origin(request) {
             return Err(refused);
         }
         match &self.auth {
-            None => Ok(&self.server),
+            None => Ok(Admitted {
+                server: &self.server,
+                identity: None,
+            }),
             Some(guard) => guard.authenticate(request, trust),
         }
     }
@@ -359,6 +366,7 @@ impl Binding {
 static NO_TRUST: Trust<'static> = Trust {
     keys: &auth::NO_KEYS,
     now: 0,
+    verified: None,
 };
 
 /// H15: the status of a reply the core wrote. `-32601` is 404 (MUST);

@@ -51,6 +51,7 @@ impl AuthChecker {
         let trust = Trust {
             keys: &self.keys,
             now,
+            verified: None,
         };
         let response = self.binding.respond_at(&req, &trust, &mut ran);
         let expect = expect_auth(&self.config, self.listen, &self.jwks, now, request);
