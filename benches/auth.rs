@@ -14,7 +14,7 @@ use std::hint::black_box;
 use criterion::Criterion;
 use mcp_reference::http::{Binding, Bound, Keys, Trust};
 use mcp_reference::{Config, Server};
-use mcp_reference_testkit::http::{as_request, conforming};
+use mcp_reference_testkit::http::{as_request, conforming, header_refs};
 use mcp_reference_testkit::http_auth::AuthChecker;
 use mcp_reference_testkit::issuer::{LISTEN, NOW, issuer, settings, with_auth};
 use mcp_reference_testkit::model::http::HttpRequest;
@@ -53,11 +53,7 @@ fn main() {
         }
     };
     let none = request(None);
-    let heads: Vec<(&str, &[u8])> = none
-        .headers
-        .iter()
-        .map(|(n, v)| (n.as_str(), v.as_slice()))
-        .collect();
+    let heads = header_refs(&none);
     let req = as_request(&none, &heads);
     group.bench_function("no_auth", |b| {
         b.iter(|| black_box(binding.respond(black_box(&req))))
@@ -73,11 +69,7 @@ fn main() {
             "A7",
             "{name}: the bench request must reach the core"
         );
-        let heads: Vec<(&str, &[u8])> = http
-            .headers
-            .iter()
-            .map(|(n, v)| (n.as_str(), v.as_slice()))
-            .collect();
+        let heads = header_refs(&http);
         let req = as_request(&http, &heads);
         group.bench_function(name, |b| {
             b.iter(|| {

@@ -8,7 +8,7 @@
 
 use mcp_reference::http::{Binding, Bound, Keys, Request, Trust};
 use mcp_reference::{Config, Server};
-use mcp_reference_testkit::http::conforming;
+use mcp_reference_testkit::http::{conforming, header_refs};
 use mcp_reference_testkit::http_auth::AuthChecker;
 use mcp_reference_testkit::issuer::{CHANGES, Change, NOW, settings, with_auth};
 use mcp_reference_testkit::model::auth::challenge;
@@ -133,11 +133,7 @@ impl Fixture {
             body: body.into_bytes(),
         };
         let mut ran = mcp_reference_testkit::fuzzing::Counting::default();
-        let heads: Vec<(&str, &[u8])> = request
-            .headers
-            .iter()
-            .map(|(n, v)| (n.as_str(), v.as_slice()))
-            .collect();
+        let heads = header_refs(&request);
         let req = Request {
             method: "POST",
             target: "/mcp",

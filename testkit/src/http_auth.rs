@@ -9,7 +9,7 @@ use mcp_reference::http::{Binding, Bound, Keys, Response, Trust};
 use mcp_reference::{Config, Server};
 
 use crate::fuzzing::Counting;
-use crate::http::as_request;
+use crate::http::{as_request, header_refs, ran_as_allowed};
 use crate::model::auth::{AuthExpect, expect_auth};
 use crate::model::http::{HttpRequest, Listen};
 
@@ -41,11 +41,7 @@ impl AuthChecker {
 
     /// Answers `request` at `now` and checks the response.
     pub fn check(&self, now: u64, request: &HttpRequest) -> Result<(AuthExpect, Response), String> {
-        let headers: Vec<(&str, &[u8])> = request
-            .headers
-            .iter()
-            .map(|(n, v)| (n.as_str(), v.as_slice()))
-            .collect();
+        let headers = header_refs(request);
         let req = as_request(request, &headers);
         let mut ran = Counting::default();
         let trust = Trust {
@@ -61,21 +57,8 @@ impl AuthChecker {
             &response.body,
             response.challenge.as_deref(),
         )?;
-        let allowed = expect
-            .http()
-            .and_then(|h| h.body.as_ref())
-            .and_then(|e| e.runs())
-            .flatten();
-        match (allowed, ran.ran.as_slice()) {
-            (None, []) => {}
-            (Some(tool), [one]) if *one == tool => {}
-            (want, got) => {
-                return Err(format!(
-                    "row {}: tools run {got:?}, expected {want:?}",
-                    expect.row()
-                ));
-            }
-        }
+        let body = expect.http().and_then(|h| h.body.as_ref());
+        ran_as_allowed(body, &ran, expect.row())?;
         for secret in secrets(request) {
             let shown = [
                 response.body.as_slice(),
