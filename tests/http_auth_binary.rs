@@ -111,3 +111,104 @@ fn tokens_choose_the_user_and_never_reach_the_log() {
     }
     assert!(!log.contains("access_token"), "{log}");
 }
+
+/// A loopback authorization server of the test's own: its RFC 8414
+/// metadata and its key set, which the test can replace (a rotation);
+/// counts the key-set fetches.
+struct MiniIssuer {
+    url: String,
+    jwks: std::sync::Arc<std::sync::Mutex<String>>,
+    fetches: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+}
+
+impl MiniIssuer {
+    fn start(jwks: &serde_json::Value) -> MiniIssuer {
+        use std::io::{BufRead, Write as _};
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let url = format!("http://{}", listener.local_addr().unwrap());
+        let keys = std::sync::Arc::new(std::sync::Mutex::new(jwks.to_string()));
+        let fetches = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let (k, f, u) = (keys.clone(), fetches.clone(), url.clone());
+        std::thread::spawn(move || {
+            for stream in listener.incoming().flatten() {
+                let mut reader = std::io::BufReader::new(&stream);
+                let mut line = String::new();
+                if reader.read_line(&mut line).is_err() {
+                    continue;
+                }
+                let mut header = String::new();
+                while reader.read_line(&mut header).is_ok_and(|n| n > 2) {
+                    header.clear();
+                }
+                let path = line.split(' ').nth(1).unwrap_or_default().to_owned();
+                let (status, body) = match path.as_str() {
+                    "/.well-known/oauth-authorization-server" => (
+                        "200 OK",
+                        serde_json::json!({"issuer": u, "jwks_uri": format!("{u}/jwks")})
+                            .to_string(),
+                    ),
+                    "/jwks" => {
+                        f.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                        ("200 OK", k.lock().unwrap().clone())
+                    }
+                    _ => ("404 Not Found", String::new()),
+                };
+                let mut out = &stream;
+                let _ = write!(
+                    out,
+                    "HTTP/1.1 {status}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                    body.len()
+                );
+            }
+        });
+        MiniIssuer {
+            url,
+            jwks: keys,
+            fetches,
+        }
+    }
+}
+
+/// Without `jwks` the server fetches the issuer's metadata and keys at
+/// start; after the issuer rotates its keys, a token signed with the new
+/// key (an unknown `kid`) makes it fetch them again, and is accepted.
+#[test]
+fn keys_are_fetched_from_the_issuer_and_refetched_after_a_rotation() {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs();
+    let (before, after) = (Issuer::new(1), Issuer::new(2));
+    let issuer = MiniIssuer::start(before.jwks());
+    let mut s = settings(before.jwks());
+    s.jwks = None;
+    s.issuer = issuer.url.clone();
+    let config = with_auth(Config::default(), s);
+    let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("http-auth-fetched.json");
+    std::fs::write(&path, config.to_json()).unwrap();
+    let server = Server::start(&["--config", path.to_str().unwrap()]);
+    assert_eq!(issuer.fetches.load(std::sync::atomic::Ordering::SeqCst), 1);
+    let mint = |by: &Issuer, kid: &str| {
+        let mut claims = mcp_reference_testkit::issuer::claims("mira", "orders:read");
+        claims["iss"] = issuer.url.clone().into();
+        claims["iat"] = now.into();
+        claims["exp"] = (now + 600).into();
+        let header = serde_json::json!({"typ": "at+jwt", "alg": "ES256", "kid": kid});
+        by.mint(&header, &claims)
+    };
+    let stream = server.connect();
+    let mut writer = stream.try_clone().unwrap();
+    let mut reader = BufReader::new(stream);
+    let mut call = |token: &str| {
+        writer
+            .write_all(&request(&server.addr, "POST", "/mcp", Some(token), "A-104"))
+            .unwrap();
+        read_reply(&mut reader).status
+    };
+    assert_eq!(call(&mint(&before, "ec1")), 200);
+    *issuer.jwks.lock().unwrap() = after.jwks().to_string();
+    assert_eq!(call(&mint(&after, "ec2")), 200);
+    assert_eq!(issuer.fetches.load(std::sync::atomic::Ordering::SeqCst), 2);
+    let (code, _) = server.terminate();
+    assert_eq!(code, Some(0));
+}

@@ -170,7 +170,7 @@ fn refused_at_start() {
     let keyless = dir.join("http-auth-no-keys.json");
     std::fs::write(
         &keyless,
-        r#"{"http":{"authorization":{"resource":"http://127.0.0.1:8080/mcp","issuer":"http://127.0.0.1:9000"}}}"#,
+        r#"{"http":{"authorization":{"resource":"http://127.0.0.1:8080/mcp","issuer":"https://as.example"}}}"#,
     )
     .unwrap();
     let keyless = refused(&[

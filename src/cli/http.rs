@@ -35,12 +35,13 @@ use hyper::server::conn::http1;
 use hyper::service::service_fn;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;
-use mcp_reference::http::auth::{Credentials, credentials};
+use mcp_reference::http::auth::{Credentials, credentials, kid_of};
 use mcp_reference::http::{Binding, Bound, Keys, Request, Response, Trust};
 use mcp_reference::{LogLevel, Server};
 use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
 
+use super::issuer::KeySource;
 use super::tokens::Tokens;
 
 /// Connections served at once.
@@ -69,28 +70,26 @@ pub(crate) fn preflight(server: &Server, addr: SocketAddr) -> Result<(), Failure
             "refusing to listen on {addr}, which is not a loopback address, without http.authorization in the configuration file (settings with resource and issuer, or \"none\" to serve unauthenticated; see README, \"Authorization\")"
         ));
     }
-    keys(server).map(|_| ())
+    match settings(server) {
+        Some(s) if s.jwks.is_none() && !s.issuer.starts_with("http://") => Err(format!(
+            "the issuer {} is not plain http, and this build fetches no https: put its keys in http.authorization.jwks",
+            s.issuer
+        )),
+        Some(s) if s.jwks.is_some() => {
+            let jwks = s.jwks.as_ref().map(Keys::from_jwks);
+            match jwks {
+                Some(Ok(keys)) if !keys.is_empty() => Ok(()),
+                Some(Err(e)) => Err(format!("http.authorization.jwks: {e}")),
+                _ => Err("http.authorization.jwks holds no RSA or P-256 signing key".to_owned()),
+            }
+        }
+        _ => Ok(()),
+    }
 }
 
-/// The issuer's verification keys, when authorization is on.
-fn keys(server: &Server) -> Result<Keys, Failure> {
-    let Some(settings) = server
-        .config()
-        .http()
-        .authorization
-        .as_ref()
-        .and_then(|a| a.oauth())
-    else {
-        return Ok(Keys::default());
-    };
-    let Some(jwks) = &settings.jwks else {
-        return Err("http.authorization needs jwks, the issuer's JWK Set (fetching it from the issuer is not implemented yet)".to_owned());
-    };
-    let keys = Keys::from_jwks(jwks).map_err(|e| format!("http.authorization.jwks: {e}"))?;
-    if keys.is_empty() {
-        return Err("http.authorization.jwks holds no RSA or P-256 signing key".to_owned());
-    }
-    Ok(keys)
+/// The authorization settings, when authorization is on.
+fn settings(server: &Server) -> Option<&mcp_reference::OAuthSettings> {
+    server.config().http().authorization.as_ref()?.oauth()
 }
 
 /// Now, in seconds since the Unix epoch (0 for a clock before it, which
@@ -121,7 +120,7 @@ async fn run(server: Server, addr: SocketAddr, level: LogLevel) -> Result<(), Fa
         port: local.port(),
         loopback: local.ip().is_loopback(),
     };
-    let keys = Arc::new(keys(&server)?);
+    let keys = Arc::new(KeySource::new(settings(&server)).await?);
     let tokens = Arc::new(Tokens::default());
     let binding = Arc::new(Binding::new(server, bound));
     let mut stop = std::pin::pin!(shutdown_signal());
@@ -197,7 +196,7 @@ async fn run(server: Server, addr: SocketAddr, level: LogLevel) -> Result<(), Fa
 /// Answers one request through the binding.
 async fn answer(
     binding: &Binding,
-    (keys, tokens): (&Keys, &Tokens),
+    (source, tokens): (&KeySource, &Tokens),
     request: hyper::Request<Incoming>,
     peer: SocketAddr,
     level: LogLevel,
@@ -221,8 +220,12 @@ async fn answer(
         _ => None,
     };
     let cached = token.and_then(|t| tokens.get(t, now));
+    let keys = match (token, &cached) {
+        (Some(t), None) => source.keys_for(kid_of(t).as_deref()).await,
+        _ => source.keys(),
+    };
     let trust = Trust {
-        keys,
+        keys: &keys,
         now,
         verified: cached.as_ref(),
     };

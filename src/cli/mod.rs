@@ -9,6 +9,7 @@
 
 mod demo;
 mod http;
+mod issuer;
 mod tokens;
 
 use std::ffi::OsString;

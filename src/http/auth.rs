@@ -350,6 +350,14 @@ fn check_claims(
     })
 }
 
+/// The `kid` a compact JWS's header names, if it can be read: what a
+/// driver asks before it refetches the issuer's keys. Decides nothing.
+pub fn kid_of(token: &str) -> Option<String> {
+    let header = URL_SAFE_NO_PAD.decode(token.split('.').next()?).ok()?;
+    let header: Value = serde_json::from_slice(&header).ok()?;
+    Some(header.get("kid")?.as_str()?.to_owned())
+}
+
 /// A token68 (RFC 9110 section 11.2): `1*( ALPHA / DIGIT / "-" / "." /
 /// "_" / "~" / "+" / "/" ) *"="`.
 fn is_token68(value: &[u8]) -> bool {
