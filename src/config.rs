@@ -58,7 +58,7 @@ pub struct HttpSettings {
     /// loopback, the loopback names with the bound port; otherwise any.
     #[serde(default)]
     pub allowed_hosts: Option<Vec<String>>,
-    /// Authorization (module [`auth`]): `None`, the default, authenticates
+    /// Authorization ([`crate::Authorization`]): `None`, the default, authenticates
     /// no one (DEC29).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub authorization: Option<auth::Authorization>,
