@@ -18,6 +18,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use crate::catalog::{Catalog, OrderTemplate, Resource};
+pub(crate) mod auth;
 
 /// The modern protocol versions this implementation can serve. A
 /// configuration may list a subset of them, never anything else.
@@ -74,6 +75,10 @@ pub struct HttpSettings {
     /// loopback, the loopback names with the bound port; otherwise any.
     #[serde(default)]
     pub allowed_hosts: Option<Vec<String>>,
+    /// Authorization ([`crate::Authorization`]): `None`, the default, authenticates
+    /// no one (DEC29).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub authorization: Option<auth::Authorization>,
 }
 
 fn default_endpoint() -> String {
@@ -86,6 +91,7 @@ impl Default for HttpSettings {
             endpoint: default_endpoint(),
             allowed_origins: None,
             allowed_hosts: None,
+            authorization: None,
         }
     }
 }
@@ -597,7 +603,10 @@ fn check_http(http: &HttpSettings) -> Result<(), ConfigError> {
             }
         }
     }
-    Ok(())
+    match &http.authorization {
+        Some(a) => auth::check(a, &http.endpoint),
+        None => Ok(()),
+    }
 }
 
 fn check_versions(listed: &[String], known: &[&str], field: &str) -> Result<(), ConfigError> {

@@ -43,7 +43,7 @@
 //! | --- | --- | --- |
 //! | driver | `stdio` | framing on stdin/stdout, line limit, flushing, end-of-file (the HTTP driver is the binary's: `serve --http`) |
 //! | session | `session` | what belongs to the process: the opt-in legacy handshake |
-//! | HTTP binding | [`http`] | one HTTP request in, one HTTP response out: path, method, origin, host, media type, size, the mirrored headers, statuses (rows H1 to H17) |
+//! | HTTP binding | [`http`] | one HTTP request in, one HTTP response out: path, method, origin, host, media type, size, the mirrored headers, statuses (rows H1 to H17); authorization, pure (rows A1 to A9) |
 //! | core | `server` | one line in, at most one line out; the order of checks |
 //! | legacy core | `legacy` | beside the core, for the session's legacy-era requests, behind one function |
 //! | envelope | `envelope` | JSON-RPC 2.0: ids, requests, notifications, replies |
@@ -76,6 +76,7 @@ mod session;
 mod stdio;
 mod tools;
 
+pub use config::auth::{Authorization, OAuthSettings, SUPPORTED_ALGORITHMS};
 pub use config::{
     CATALOG_CACHE, CacheHint, CacheScope, Config, ConfigError, DEFAULT_ENDPOINT,
     DEFAULT_MAX_LINE_BYTES, HEADER_PARAMS, HttpSettings, Identity, LEGACY_VERSIONS,

@@ -547,9 +547,48 @@ fn http_seeds() -> Seeds {
     ]
 }
 
-fn generated() -> [(&'static str, Seeds); 5] {
+/// Seeds of the `http_auth` target, in its input layout
+/// (`testkit/src/fuzzing/http_auth.rs`): time, credentials, user or
+/// change, edits (position, byte), raw header bytes.
+fn http_auth_seeds() -> Seeds {
+    let seed = |now: u8, kind: u8, who: u8, edits: &[(u16, u8)], rest: &[u8]| {
+        let mut data = vec![now, kind, who, edits.len() as u8];
+        for (position, byte) in edits {
+            data.extend_from_slice(&position.to_le_bytes());
+            data.push(*byte);
+        }
+        data.extend_from_slice(rest);
+        data
+    };
+    let mut seeds: Seeds = vec![
+        ("no-credentials".into(), seed(0, 0, 0, &[], b"")),
+        ("basic".into(), seed(0, 1, 0, &[], b"Basic dXNlcjpwYXNz")),
+        ("bearer-garbage".into(), seed(0, 2, 0, &[], b"a.b.c")),
+        ("bearer-spaces".into(), seed(0, 2, 0, &[], b"a b")),
+        ("valid-mira-es256".into(), seed(0, 3, 0, &[], b"")),
+        ("valid-tomas-rs256".into(), seed(0, 3, 1, &[], b"")),
+        ("valid-client".into(), seed(0, 3, 2, &[], b"")),
+        ("valid-unknown-user".into(), seed(0, 3, 3, &[], b"")),
+        ("expired-by-clock".into(), seed(1, 3, 0, &[], b"")),
+        ("edited-header".into(), seed(0, 3, 0, &[(3, b'x')], b"")),
+        (
+            "edited-signature".into(),
+            seed(0, 3, 0, &[(0xffff, b'A')], b""),
+        ),
+        ("twice".into(), seed(0, 5, 0, &[], b"")),
+        ("in-query".into(), seed(0, 6, 0, &[], b"")),
+        ("metadata".into(), seed(0, 7, 0, &[], b"")),
+    ];
+    for i in 0..12u8 {
+        seeds.push((format!("changed-{i}"), seed(0, 4, i, &[], b"")));
+    }
+    seeds
+}
+
+fn generated() -> [(&'static str, Seeds); 6] {
     [
         ("http", http_seeds()),
+        ("http_auth", http_auth_seeds()),
         ("respond_bytes", byte_seeds()),
         ("config_load", config_seeds()),
         (

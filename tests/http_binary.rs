@@ -152,4 +152,33 @@ fn refused_at_start() {
     assert!(legacy.contains("not served over HTTP"), "{legacy}");
     let open = refused(&["serve", "--http", "0.0.0.0:0"]);
     assert!(open.contains("allowed_origins"), "{open}");
+    // With origins but without http.authorization (DEC34), and with
+    // authorization settings but no keys.
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
+    let origins = dir.join("http-origins-only.json");
+    std::fs::write(
+        &origins,
+        r#"{"http":{"allowed_origins":["https://app.example"]}}"#,
+    )
+    .unwrap();
+    let origins = origins.to_str().unwrap();
+    let unauthenticated = refused(&["--config", origins, "serve", "--http", "0.0.0.0:0"]);
+    assert!(
+        unauthenticated.contains("http.authorization"),
+        "{unauthenticated}"
+    );
+    let keyless = dir.join("http-auth-no-keys.json");
+    std::fs::write(
+        &keyless,
+        r#"{"http":{"authorization":{"resource":"http://127.0.0.1:8080/mcp","issuer":"https://as.example"}}}"#,
+    )
+    .unwrap();
+    let keyless = refused(&[
+        "--config",
+        keyless.to_str().unwrap(),
+        "serve",
+        "--http",
+        "127.0.0.1:0",
+    ]);
+    assert!(keyless.contains("jwks"), "{keyless}");
 }

@@ -30,7 +30,7 @@ fn contract_rows() -> Vec<String> {
             let (letter, digits) = cell.split_at(1);
             let ok = matches!(
                 letter,
-                "F" | "E" | "M" | "D" | "T" | "W" | "H" | "L" | "R" | "P" | "C"
+                "F" | "E" | "M" | "D" | "T" | "W" | "H" | "A" | "L" | "R" | "P" | "C"
             ) && !digits.is_empty()
                 && digits.bytes().all(|b| b.is_ascii_digit());
             ok.then(|| cell.to_string())
@@ -43,7 +43,7 @@ fn the_registry_is_the_contract_s_rows() {
     let registry: Vec<String> = rows::rows().iter().map(|r| r.id.clone()).collect();
     assert_eq!(
         registry.len(),
-        110,
+        119,
         "docs/rows.json does not parse or lost rows"
     );
     assert_eq!(registry, contract_rows());
@@ -70,7 +70,7 @@ fn every_row_the_model_names_is_registered() {
             let (letter, digits) = piece.split_at(piece.len().min(1));
             if matches!(
                 letter,
-                "F" | "E" | "M" | "D" | "T" | "W" | "H" | "L" | "R" | "P" | "C"
+                "F" | "E" | "M" | "D" | "T" | "W" | "H" | "A" | "L" | "R" | "P" | "C"
             ) && !digits.is_empty()
                 && digits.len() <= 2
                 && digits.bytes().all(|b| b.is_ascii_digit())
@@ -209,6 +209,25 @@ fn the_model_reaches_every_row_and_the_server_agrees() {
             .check(&request)
             .unwrap_or_else(|e| panic!("{e}\n{request:?}"));
         *seen.entry(expect.row).or_default() += 1;
+        // A9: without authorization, the binding's rows hold unchanged.
+        if c.http().authorization.is_none() {
+            *seen.entry("A9").or_default() += 1;
+        }
+    }
+    // The authorization rows (A1 to A8) over authenticated scenarios.
+    let auth = mcp_reference_testkit::strategy::auth::auth_scenario();
+    let jwks = mcp_reference_testkit::strategy::auth::issuer().jwks();
+    for _ in 0..600 {
+        let (c, now, request) = auth.new_tree(&mut runner).unwrap().current();
+        let listen = mcp_reference_testkit::strategy::auth::LISTEN;
+        let checker = mcp_reference_testkit::http_auth::AuthChecker::new(&c, listen, jwks);
+        let (expect, _) = checker
+            .check(now, &request)
+            .unwrap_or_else(|e| panic!("{e}\n{request:?}"));
+        *seen.entry(expect.row()).or_default() += 1;
+        if !mcp_reference_testkit::http_auth::secrets(&request).is_empty() {
+            *seen.entry("A8").or_default() += 1;
+        }
     }
     println!("{seen:#?}");
     for row in rows::rows() {

@@ -64,7 +64,7 @@ struct Refs {
 fn is_row_letter(c: char) -> bool {
     matches!(
         c,
-        'F' | 'E' | 'M' | 'D' | 'T' | 'W' | 'H' | 'L' | 'R' | 'P' | 'C'
+        'F' | 'E' | 'M' | 'D' | 'T' | 'W' | 'H' | 'A' | 'L' | 'R' | 'P' | 'C'
     )
 }
 

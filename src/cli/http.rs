@@ -12,7 +12,13 @@
 //! - SIGINT or SIGTERM: stop accepting, answer the requests in flight, close
 //!   idle connections, exit 0 (at most [`DRAIN`] later).
 //! - Logs on stderr: the listening address (unless `--log-level off`), one
-//!   line per request at `info`, failures at `error`.
+//!   line per request at `info` (method, path without its query, status:
+//!   never a header or a token, row A8), failures at `error`.
+//! - Authorization (`http.authorization`, rows A1 to A9): the driver owns
+//!   the inputs of the binding's pure step, the issuer's keys (today the
+//!   JWK Set fixed in the configuration), the clock, and a bounded cache
+//!   of verified tokens ([`super::tokens`]), each entry expiring with its
+//!   token.
 //!
 //! Spec: 2026-07-28 `basic/transports/streamable-http.mdx`, "Security &
 //! Endpoint" (bind to localhost when running locally: the default; a
@@ -29,10 +35,14 @@ use hyper::server::conn::http1;
 use hyper::service::service_fn;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;
-use mcp_reference::http::{Binding, Bound, Request, Response};
+use mcp_reference::http::auth::{Credentials, credentials, kid_of};
+use mcp_reference::http::{Binding, Bound, Keys, Request, Response, Trust};
 use mcp_reference::{LogLevel, Server};
 use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
+
+use super::issuer::KeySource;
+use super::tokens::Tokens;
 
 /// Connections served at once.
 const MAX_CONNECTIONS: usize = 1024;
@@ -45,14 +55,49 @@ const DRAIN: Duration = Duration::from_secs(10);
 pub(crate) type Failure = String;
 
 /// Refuses, before binding, what the binding's rules forbid at start: a
-/// non-loopback address without configured origins.
+/// non-loopback address without configured origins, or without
+/// `http.authorization` (settings, or the word `"none"`: DEC34); and
+/// authorization settings without the issuer's keys.
 pub(crate) fn preflight(server: &Server, addr: SocketAddr) -> Result<(), Failure> {
-    if !addr.ip().is_loopback() && server.config().http().allowed_origins.is_none() {
+    let http = server.config().http();
+    if !addr.ip().is_loopback() && http.allowed_origins.is_none() {
         return Err(format!(
             "refusing to listen on {addr}, which is not a loopback address, without http.allowed_origins in the configuration file (DNS rebinding protection; see README, \"Streamable HTTP\")"
         ));
     }
-    Ok(())
+    if !addr.ip().is_loopback() && http.authorization.is_none() {
+        return Err(format!(
+            "refusing to listen on {addr}, which is not a loopback address, without http.authorization in the configuration file (settings with resource and issuer, or \"none\" to serve unauthenticated; see README, \"Authorization\")"
+        ));
+    }
+    match settings(server) {
+        Some(s) if s.jwks.is_none() && !s.issuer.starts_with("http://") => Err(format!(
+            "the issuer {} is not plain http, and this build fetches no https: put its keys in http.authorization.jwks",
+            s.issuer
+        )),
+        Some(s) if s.jwks.is_some() => {
+            let jwks = s.jwks.as_ref().map(Keys::from_jwks);
+            match jwks {
+                Some(Ok(keys)) if !keys.is_empty() => Ok(()),
+                Some(Err(e)) => Err(format!("http.authorization.jwks: {e}")),
+                _ => Err("http.authorization.jwks holds no RSA or P-256 signing key".to_owned()),
+            }
+        }
+        _ => Ok(()),
+    }
+}
+
+/// The authorization settings, when authorization is on.
+fn settings(server: &Server) -> Option<&mcp_reference::OAuthSettings> {
+    server.config().http().authorization.as_ref()?.oauth()
+}
+
+/// Now, in seconds since the Unix epoch (0 for a clock before it, which
+/// no token is valid at).
+fn now() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
 }
 
 /// Serves until SIGINT or SIGTERM.
@@ -75,6 +120,8 @@ async fn run(server: Server, addr: SocketAddr, level: LogLevel) -> Result<(), Fa
         port: local.port(),
         loopback: local.ip().is_loopback(),
     };
+    let keys = Arc::new(KeySource::new(settings(&server)).await?);
+    let tokens = Arc::new(Tokens::default());
     let binding = Arc::new(Binding::new(server, bound));
     let mut stop = std::pin::pin!(shutdown_signal());
     if level > LogLevel::Off {
@@ -106,9 +153,16 @@ async fn run(server: Server, addr: SocketAddr, level: LogLevel) -> Result<(), Fa
             () = &mut stop => break,
         };
         let binding = binding.clone();
+        let keys = keys.clone();
+        let tokens = tokens.clone();
         let service = service_fn(move |request| {
             let binding = binding.clone();
-            async move { Ok::<_, Infallible>(answer(&binding, request, peer, level).await) }
+            let keys = keys.clone();
+            let tokens = tokens.clone();
+            async move {
+                let trust = (keys.as_ref(), tokens.as_ref());
+                Ok::<_, Infallible>(answer(&binding, trust, request, peer, level).await)
+            }
         });
         let connection = http1::Builder::new()
             .timer(TokioTimer::new())
@@ -142,6 +196,7 @@ async fn run(server: Server, addr: SocketAddr, level: LogLevel) -> Result<(), Fa
 /// Answers one request through the binding.
 async fn answer(
     binding: &Binding,
+    (source, tokens): (&KeySource, &Tokens),
     request: hyper::Request<Incoming>,
     peer: SocketAddr,
     level: LogLevel,
@@ -159,17 +214,40 @@ async fn answer(
         headers: &headers,
         body: &[],
     };
-    let response = match binding.check_head(&head) {
-        Some(refused) => refused,
-        None => {
+    let now = now();
+    let token = match credentials(&head) {
+        Credentials::Bearer(token) if binding.authorizes() => Some(token),
+        _ => None,
+    };
+    let cached = token.and_then(|t| tokens.get(t, now));
+    let keys = match (token, &cached) {
+        (Some(t), None) => source.keys_for(kid_of(t).as_deref()).await,
+        _ => source.keys(),
+    };
+    let trust = Trust {
+        keys: &keys,
+        now,
+        verified: cached.as_ref(),
+    };
+    let response = match binding.head(&head, &trust) {
+        Err(refused) => refused,
+        Ok(admitted) => {
+            if let (Some(token), Some(identity)) = (token, admitted.identity) {
+                tokens.put(token, identity, now);
+            }
+            let server = admitted.server;
             let limit = binding.server().config().max_line_bytes();
             match Limited::new(body, limit).collect().await {
                 Ok(collected) => {
                     let bytes = collected.to_bytes();
-                    binding.respond(&Request {
-                        body: &bytes,
-                        ..head
-                    })
+                    binding.respond_as(
+                        server,
+                        &Request {
+                            body: &bytes,
+                            ..head
+                        },
+                        &mut mcp_reference::Direct,
+                    )
                 }
                 // Over the limit, or the client stopped sending: either
                 // way the body cannot be answered.
@@ -178,8 +256,9 @@ async fn answer(
         }
     };
     if level >= LogLevel::Info {
+        let path = parts.uri.path();
         eprintln!(
-            "mcp-reference: {peer} {} {target} {}",
+            "mcp-reference: {peer} {} {path} {}",
             parts.method, response.status
         );
     }
@@ -195,6 +274,15 @@ fn to_hyper(response: Response) -> hyper::Response<Full<Bytes>> {
             hyper::header::HeaderName::from_static(name),
             hyper::header::HeaderValue::from_static(value),
         );
+    }
+    // The challenge is built from the validated configuration: visible
+    // ASCII only, so it is always a valid header value.
+    if let Some(challenge) = response
+        .challenge
+        .and_then(|c| hyper::header::HeaderValue::from_str(&c).ok())
+    {
+        out.headers_mut()
+            .insert(hyper::header::WWW_AUTHENTICATE, challenge);
     }
     out
 }

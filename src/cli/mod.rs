@@ -9,6 +9,8 @@
 
 mod demo;
 mod http;
+mod issuer;
+mod tokens;
 
 use std::ffi::OsString;
 use std::io;

@@ -12,10 +12,12 @@
 //!
 //! | step | rule | rows |
 //! | --- | --- | --- |
+//! | metadata | with authorization on, the Protected Resource Metadata at its well-known paths (module `auth`) | A1, A2 |
 //! | path | the one MCP endpoint (query ignored), else 404 | H1 |
 //! | method | POST, else 405 with `Allow: POST` | H2 |
 //! | `Origin` | absent, or an allowed origin, else 403 | H3 |
 //! | `Host` | when the binding checks hosts (bound to loopback), an allowed one, else 403 | H4 |
+//! | authorization | with authorization on, a verified access token with the configured scopes, which chooses the user (module `auth`) | A3 to A7 |
 //! | `Content-Type` | `application/json` (parameters allowed), else 415 | H5 |
 //! | size | the body (and a declared `Content-Length`: digits, with optional spaces and tabs around them) within `max_line_bytes`, else 413 | H6 |
 //! | envelope | the core's reading of the body: its JSON-RPC error with 400; a client's response 400 with no body; a notification 202 with no body | H7, H8, H9 |
@@ -31,7 +33,11 @@
 //! fields" (400 for a missing required field); `schema.ts` error types
 //! ("For HTTP, the response status code MUST be `400 Bad Request`").
 
+pub mod auth;
 mod headers;
+mod jws;
+
+pub use auth::{Admitted, Identity, Keys, Trust};
 
 use crate::envelope::{self, Message};
 use crate::error::{Code, ErrorData};
@@ -61,8 +67,12 @@ pub struct Response {
     pub status: u16,
     /// The headers the binding sets (`content-type`, `allow`), lowercase.
     pub headers: &'static [(&'static str, &'static str)],
-    /// The body: empty, or one JSON-RPC response without a newline.
+    /// The body: empty, or one JSON-RPC response without a newline (or,
+    /// at a well-known path, the metadata document).
     pub body: Vec<u8>,
+    /// The `WWW-Authenticate` challenge of a 401, 403 or 400 of the
+    /// authorization step (rows A3 to A6).
+    pub challenge: Option<String>,
 }
 
 impl Response {
@@ -71,6 +81,7 @@ impl Response {
             status,
             headers: &[],
             body: Vec::new(),
+            challenge: None,
         }
     }
 
@@ -82,6 +93,7 @@ impl Response {
             status,
             headers: &[("content-type", JSON)],
             body: line,
+            challenge: None,
         }
     }
 
@@ -118,6 +130,7 @@ pub struct Binding {
     endpoint: String,
     origins: Vec<String>,
     hosts: Option<Vec<String>>,
+    auth: Option<auth::Guard>,
 }
 
 impl Binding {
@@ -148,6 +161,7 @@ impl Binding {
         };
         Binding {
             endpoint: settings.endpoint.clone(),
+            auth: auth::Guard::new(server.config()),
             server,
             origins,
             hosts,
@@ -159,20 +173,50 @@ impl Binding {
         &self.server
     }
 
-    /// Answers one request.
+    /// Answers one request. With authorization on, no key is known, so
+    /// every token is refused: use [`Binding::respond_at`].
     pub fn respond(&self, request: &Request<'_>) -> Response {
         self.respond_with(request, &mut Direct)
     }
 
     /// Answers one request, running tools through `executor`.
     pub fn respond_with<E: Executor>(&self, request: &Request<'_>, executor: &mut E) -> Response {
-        if let Some(refused) = self.check_head(request) {
-            return refused;
+        self.respond_at(request, &NO_TRUST, executor)
+    }
+
+    /// Answers one request with the issuer's keys and the current time
+    /// (the inputs of the authorization step, rows A1 to A7; ignored when
+    /// authorization is off), running tools through `executor`.
+    pub fn respond_at<E: Executor>(
+        &self,
+        request: &Request<'_>,
+        trust: &Trust<'_>,
+        executor: &mut E,
+    ) -> Response {
+        match self.head(request, trust) {
+            Ok(admitted) => self.respond_as(admitted.server, request, executor),
+            Err(refused) => refused,
         }
+    }
+
+    /// Answers a request whose head [`Binding::head`] accepted, with the
+    /// core server it chose (so that a driver verifies a token once).
+    pub fn respond_as<E: Executor>(
+        &self,
+        server: &Server,
+        request: &Request<'_>,
+        executor: &mut E,
+    ) -> Response {
         if request.body.len() > self.server.config().max_line_bytes() {
             return self.too_large();
         }
-        self.answer_body(request, executor)
+        self.answer_body(server, request, executor)
+    }
+
+    /// Whether authorization is on (the configuration's
+    /// `http.authorization` holds settings).
+    pub fn authorizes(&self) -> bool {
+        self.auth.is_some()
     }
 
     /// The checks that need no body (H1 to H6, a declared `Content-Length`
@@ -180,6 +224,59 @@ impl Binding {
     /// [`Binding::respond`] runs them too; a driver calls this first so
     /// that a refused or oversized request is never read.
     pub fn check_head(&self, request: &Request<'_>) -> Option<Response> {
+        self.head(request, &NO_TRUST).err()
+    }
+
+    /// The checks that need no body, the authorization step included (A1
+    /// to A7, H1 to H6): the core server that answers the body (the
+    /// token's user's, or the configuration's without authorization), or
+    /// the response to send without reading the body.
+    pub fn head(&self, request: &Request<'_>, trust: &Trust<'_>) -> Result<Admitted<'_>, Response> {
+        if let Some(metadata) = self.auth.as_ref().and_then(|a| a.metadata(request)) {
+            return Err(metadata);
+        }
+        let server = self.head_checks(request, trust)?;
+        let mut types = values(request, "content-type");
+        let json = match (types.next(), types.next()) {
+            (Some(t), None) => is_json(t),
+            _ => false,
+        };
+        if !json {
+            return Err(Response::empty(415));
+        }
+        let limit = self.server.config().max_line_bytes();
+        let declared = values(request, "content-length").any(|v| {
+            std::str::from_utf8(v)
+                .ok()
+                .and_then(|v| v.trim_matches([' ', '\t']).parse::<u64>().ok())
+                .is_none_or(|n| n > limit as u64)
+        });
+        if declared {
+            return Err(self.too_large());
+        }
+        Ok(server)
+    }
+
+    /// H1 to H4, then the authorization step.
+    fn head_checks(
+        &self,
+        request: &Request<'_>,
+        trust: &Trust<'_>,
+    ) -> Result<Admitted<'_>, Response> {
+        if let Some(refused) = self.check_origin(request) {
+            return Err(refused);
+        }
+        match &self.auth {
+            None => Ok(Admitted {
+                server: &self.server,
+                identity: None,
+            }),
+            Some(guard) => guard.authenticate(request, trust),
+        }
+    }
+
+    /// H1 to H4.
+    fn check_origin(&self, request: &Request<'_>) -> Option<Response> {
         let path = request.target.split('?').next().unwrap_or_default();
         if path != self.endpoint {
             return Some(Response::empty(404));
@@ -204,24 +301,6 @@ impl Binding {
                 return Some(Response::empty(403));
             }
         }
-        let mut types = values(request, "content-type");
-        let json = match (types.next(), types.next()) {
-            (Some(t), None) => is_json(t),
-            _ => false,
-        };
-        if !json {
-            return Some(Response::empty(415));
-        }
-        let limit = self.server.config().max_line_bytes();
-        let declared = values(request, "content-length").any(|v| {
-            std::str::from_utf8(v)
-                .ok()
-                .and_then(|v| v.trim_matches([' ', '\t']).parse::<u64>().ok())
-                .is_none_or(|n| n > limit as u64)
-        });
-        if declared {
-            return Some(self.too_large());
-        }
         None
     }
 
@@ -236,11 +315,16 @@ impl Binding {
             .any(|allowed| allowed.as_bytes().eq_ignore_ascii_case(value))
     }
 
-    fn answer_body<E: Executor>(&self, request: &Request<'_>, executor: &mut E) -> Response {
+    fn answer_body<E: Executor>(
+        &self,
+        server: &Server,
+        request: &Request<'_>,
+        executor: &mut E,
+    ) -> Response {
         // Room for every constant reply of the textbook's server, so that
         // writing one never reallocates.
         let mut out = Vec::with_capacity(REPLY_CAPACITY);
-        let supported = self.server.versions().supported_json();
+        let supported = server.versions().supported_json();
         match envelope::decode(request.body) {
             Message::Error { id, error } => {
                 envelope::write_error(&mut out, id.as_ref(), &error, supported);
@@ -253,7 +337,7 @@ impl Binding {
                     request,
                     method: &method,
                     params: params.as_ref(),
-                    catalog: self.server.catalog(),
+                    catalog: server.catalog(),
                 };
                 if let Err(message) = check.validate() {
                     let data = if method == "initialize" {
@@ -271,14 +355,19 @@ impl Binding {
                     );
                     return Response::json(400, out);
                 }
-                let code =
-                    self.server
-                        .answer_request(&id, &method, params.as_ref(), &mut out, executor);
+                let code = server.answer_request(&id, &method, params.as_ref(), &mut out, executor);
                 Response::json(status_of(code), out)
             }
         }
     }
 }
+
+/// The trust of [`Binding::respond`]: no keys, the epoch.
+static NO_TRUST: Trust<'static> = Trust {
+    keys: &auth::NO_KEYS,
+    now: 0,
+    verified: None,
+};
 
 /// H15: the status of a reply the core wrote. `-32601` is 404 (MUST);
 /// `-32022`, `-32602` for a missing `_meta` field and `-32020` are 400

@@ -12,8 +12,8 @@ use mcp_reference::http::{Binding, Bound, Request, Response};
 
 use crate::fuzzing::Counting;
 use crate::invariants::Checker;
-use crate::model::Json;
 use crate::model::http::{HttpExpect, HttpRequest, Listen, expect_http};
+use crate::model::{Expect, Json};
 
 /// A binding under test, with everything its checks need built once.
 pub struct HttpChecker {
@@ -61,11 +61,7 @@ impl HttpChecker {
     /// Answers `request` and checks the response; `Ok` is the model's
     /// expectation (with its row), and the response.
     pub fn check(&self, request: &HttpRequest) -> Result<(HttpExpect, Response), String> {
-        let headers: Vec<(&str, &[u8])> = request
-            .headers
-            .iter()
-            .map(|(n, v)| (n.as_str(), v.as_slice()))
-            .collect();
+        let headers = header_refs(request);
         let req = as_request(request, &headers);
         let mut ran = Counting::default();
         let response = self.binding.respond_with(&req, &mut ran);
@@ -76,17 +72,7 @@ impl HttpChecker {
             response.headers,
             &response.body,
         )?;
-        let allowed = expect.body.as_ref().and_then(|e| e.runs()).flatten();
-        match (allowed, ran.ran.as_slice()) {
-            (None, []) => {}
-            (Some(tool), [one]) if *one == tool => {}
-            (want, got) => {
-                return Err(format!(
-                    "row {}: tools run {got:?}, expected {want:?}",
-                    expect.row
-                ));
-            }
-        }
+        ran_as_allowed(expect.body.as_ref(), &ran, expect.row)?;
         if let Some(public) = &self.public {
             let other = public.respond(&req);
             if other != response {
@@ -105,6 +91,26 @@ impl HttpChecker {
                 .map_err(|e| format!("row {}: {e}", expect.row))?;
         }
         Ok((expect, response))
+    }
+}
+
+/// A request's header list as the binding takes it.
+pub fn header_refs(request: &HttpRequest) -> Vec<(&str, &[u8])> {
+    request
+        .headers
+        .iter()
+        .map(|(n, v)| (n.as_str(), v.as_slice()))
+        .collect()
+}
+
+/// The tools that ran are the one the model's body allows (none when it
+/// allows none, or when there is no body to run one).
+pub fn ran_as_allowed(body: Option<&Expect>, ran: &Counting, row: &str) -> Result<(), String> {
+    let allowed = body.and_then(|e| e.runs()).flatten();
+    match (allowed, ran.ran.as_slice()) {
+        (None, []) => Ok(()),
+        (Some(tool), [one]) if *one == tool => Ok(()),
+        (want, got) => Err(format!("row {row}: tools run {got:?}, expected {want:?}")),
     }
 }
 

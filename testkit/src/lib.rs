@@ -21,7 +21,9 @@
 
 pub mod fuzzing;
 pub mod http;
+pub mod http_auth;
 pub mod invariants;
+pub mod issuer;
 pub mod model;
 #[cfg(feature = "schema")]
 pub mod schema;

@@ -26,11 +26,13 @@
 //! them.
 
 pub mod http;
+pub mod http_auth;
 pub mod model;
 #[cfg(test)]
 mod profile;
 pub mod render;
 pub use self::http::http;
+pub use self::http_auth::http_auth;
 
 use std::sync::OnceLock;
 
@@ -52,6 +54,7 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("config_load", config_load),
     ("session", session),
     ("http", http),
+    ("http_auth", http_auth),
 ];
 
 /// An executor that counts which tools ran.

@@ -529,7 +529,7 @@ fn is_number_literal(s: &str) -> bool {
 
 /// Standard Base64 with padding, canonical (zero trailing bits): the
 /// model's own decoder.
-fn base64(text: &str) -> Option<Vec<u8>> {
+pub(super) fn base64(text: &str) -> Option<Vec<u8>> {
     const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     let bytes = text.as_bytes();
     if !bytes.len().is_multiple_of(4) {

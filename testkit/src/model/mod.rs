@@ -34,10 +34,12 @@
 //! | E18 | [`core::expect_line`] (noted on the silence of E16) |
 //! | L1 to L13 | [`legacy::step`] and [`legacy::serve`] |
 //! | L14, L15, L16, L17 | [`legacy::step`] (era), [`core::meta`] (L15, L17), [`core::method`] (L16) |
+//! | A1 to A9 | [`auth::expect_auth`] (the HTTP rows under the token's user: [`http::expect_http`]) |
 //!
 //! The contract's decisions are cited by the ids `docs/behavior.md` gives
-//! them (DEC1 to DEC29).
+//! them (DEC1 to DEC37).
 
+pub mod auth;
 pub mod canonical;
 pub mod catalog;
 

@@ -18,6 +18,7 @@
 //! byte-level mutations (cut lines, junk, invalid UTF-8, CRLF, padding,
 //! blank, oversized and random lines) change the bytes after rendering.
 
+pub mod auth;
 pub mod catalog;
 pub mod config;
 pub mod http;

@@ -1,0 +1,92 @@
+//! The HTTP driver's bounded cache of verified access tokens: a token the
+//! binding verified is remembered, under the SHA-256 of its text (the
+//! token itself is never kept), with the identity the binding returned,
+//! until that identity's `expires` (the token's `exp`: an entry never
+//! outlives its token). The binding takes the remembered identity as an
+//! input (`Trust::verified`) and checks the expiry itself.
+//!
+//! At most [`CAPACITY`] entries: when full, expired entries go first, and
+//! if none has expired the cache starts over (a bound, never a leak; the
+//! next requests verify again).
+//!
+//! Spec: 2026-07-28 `basic/authorization/index.mdx`, "Token Handling"
+//! (every request is validated: a cache hit is a token this server
+//! validated, for no longer than it is valid); rows A5, A7, A8.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+use mcp_reference::http::Identity;
+use rsa::sha2::{Digest as _, Sha256};
+
+/// Entries kept at most.
+pub(crate) const CAPACITY: usize = 4096;
+
+/// The cache, shared by every connection.
+#[derive(Default)]
+pub(crate) struct Tokens {
+    entries: Mutex<HashMap<[u8; 32], Identity>>,
+}
+
+fn key(token: &str) -> [u8; 32] {
+    Sha256::digest(token.as_bytes()).into()
+}
+
+impl Tokens {
+    /// The identity remembered for `token`, if it has not expired at `now`.
+    pub(crate) fn get(&self, token: &str, now: u64) -> Option<Identity> {
+        let entries = self.entries.lock().ok()?;
+        entries
+            .get(&key(token))
+            .filter(|identity| now < identity.expires)
+            .cloned()
+    }
+
+    /// Remembers `identity` for `token`.
+    pub(crate) fn put(&self, token: &str, identity: Identity, now: u64) {
+        let Ok(mut entries) = self.entries.lock() else {
+            return;
+        };
+        if entries.len() >= CAPACITY {
+            entries.retain(|_, identity| now < identity.expires);
+            if entries.len() >= CAPACITY {
+                entries.clear();
+            }
+        }
+        entries.insert(key(token), identity);
+    }
+
+    /// How many entries there are.
+    #[cfg(test)]
+    fn len(&self) -> usize {
+        self.entries.lock().map_or(0, |e| e.len())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn identity(expires: u64) -> Identity {
+        Identity {
+            issuer: "i".into(),
+            subject: "mira".into(),
+            user: "mira".into(),
+            expires,
+            scopes: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn an_entry_lives_until_its_token_expires_and_the_cache_is_bounded() {
+        let tokens = Tokens::default();
+        tokens.put("t", identity(100), 10);
+        assert!(tokens.get("t", 99).is_some());
+        assert!(tokens.get("t", 100).is_none());
+        assert!(tokens.get("other", 10).is_none());
+        for i in 0..CAPACITY + 10 {
+            tokens.put(&i.to_string(), identity(1_000), 10);
+        }
+        assert!(tokens.len() <= CAPACITY);
+    }
+}
