@@ -26,8 +26,6 @@ use mcp_reference::http::Keys;
 use serde_json::Value;
 use tokio::net::TcpStream;
 
-use super::http::Failure;
-
 /// The least time between two fetches of the key set on unknown `kid`s.
 pub(crate) const REFETCH_INTERVAL: Duration = Duration::from_secs(5);
 /// The most a metadata document or key set may hold.
@@ -45,7 +43,7 @@ pub(crate) struct KeySource {
 impl KeySource {
     /// The keys for `settings` (none without authorization): the fixed set,
     /// or the issuer's, fetched now.
-    pub(crate) async fn new(settings: Option<&OAuthSettings>) -> Result<KeySource, Failure> {
+    pub(crate) async fn new(settings: Option<&OAuthSettings>) -> Result<KeySource, String> {
         let fixed = |keys: Keys| KeySource {
             jwks_uri: None,
             keys: RwLock::new(Arc::new(keys)),
@@ -108,7 +106,7 @@ impl KeySource {
     }
 }
 
-fn usable(keys: Keys, what: &str) -> Result<Keys, Failure> {
+fn usable(keys: Keys, what: &str) -> Result<Keys, String> {
     if keys.is_empty() {
         return Err(format!("{what} holds no RSA or P-256 signing key"));
     }
@@ -133,7 +131,7 @@ fn metadata_urls(issuer: &str) -> Vec<String> {
 
 /// The issuer's `jwks_uri`, from the first metadata document found whose
 /// `issuer` is the configured one exactly.
-async fn discover(issuer: &str) -> Result<String, Failure> {
+async fn discover(issuer: &str) -> Result<String, String> {
     if !issuer.starts_with("http://") {
         return Err(format!(
             "the issuer {issuer} is not plain http, and this build fetches no https: put its keys in http.authorization.jwks"
@@ -163,14 +161,14 @@ async fn discover(issuer: &str) -> Result<String, Failure> {
     ))
 }
 
-async fn fetch_keys(uri: &str) -> Result<Keys, Failure> {
+async fn fetch_keys(uri: &str) -> Result<Keys, String> {
     let document = get_json(uri).await?;
     let keys = Keys::from_jwks(&document).map_err(|e| format!("the key set at {uri}: {e}"))?;
     usable(keys, &format!("the key set at {uri}"))
 }
 
 /// `GET url` (plain http) and its body as JSON, for a 200 only.
-async fn get_json(url: &str) -> Result<Value, Failure> {
+async fn get_json(url: &str) -> Result<Value, String> {
     let failed = |why: &dyn std::fmt::Display| format!("cannot fetch {url}: {why}");
     let rest = url
         .strip_prefix("http://")

@@ -32,6 +32,7 @@ use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use serde_json::{Map, Value};
 
+use super::jws::Material;
 use super::{JSON, Request, Response};
 use crate::config::Config;
 use crate::config::auth::OAuthSettings;
@@ -78,22 +79,13 @@ struct Key {
     material: Material,
 }
 
-/// The public key itself.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Material {
-    /// RSA: modulus and exponent, big-endian.
-    Rsa { n: Vec<u8>, e: Vec<u8> },
-    /// EC P-256: the uncompressed SEC1 point `04 || x || y`.
-    P256(Vec<u8>),
-}
-
-impl Material {
-    fn fits(&self, alg: &str) -> bool {
-        matches!(
-            (self, alg),
-            (Material::Rsa { .. }, "RS256") | (Material::P256(_), "ES256")
-        )
-    }
+/// Whether `alg` is the algorithm of `key`'s kind (`RS256` for an RSA
+/// key, `ES256` for a P-256 one): no key serves another algorithm.
+fn fits(key: &Material, alg: &str) -> bool {
+    matches!(
+        (key, alg),
+        (Material::Rsa { .. }, "RS256") | (Material::P256(_), "ES256")
+    )
 }
 
 /// The issuer's verification keys: the usable keys of a JWK Set (RFC
@@ -159,7 +151,7 @@ impl Keys {
     /// The key for a token's header: by `kid`, or, without one, the only
     /// key that fits the algorithm (DEC33).
     fn select(&self, kid: Option<&str>, alg: &str) -> Option<&Material> {
-        let fits = |k: &&Key| k.material.fits(alg) && k.alg.as_deref().is_none_or(|a| a == alg);
+        let fits = |k: &&Key| fits(&k.material, alg) && k.alg.as_deref().is_none_or(|a| a == alg);
         match kid {
             Some(kid) => self
                 .keys

@@ -10,7 +10,14 @@
 //!
 //! Spec: RFC 7518 sections 3.3 and 3.4; RFC 7515 section 5.2.
 
-use super::auth::Material;
+/// The public key itself.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Material {
+    /// RSA: modulus and exponent, big-endian.
+    Rsa { n: Vec<u8>, e: Vec<u8> },
+    /// EC P-256: the uncompressed SEC1 point `04 || x || y`.
+    P256(Vec<u8>),
+}
 
 /// Whether `signature` is `alg`'s signature of `message` under `key`.
 /// An algorithm that does not fit the key never verifies.
