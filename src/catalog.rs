@@ -4,7 +4,7 @@
 //! `server/discover` stays `capabilities: {"tools": {}}`).
 //!
 //! This is part of the configuration layer: typed, validated once at load
-//! ([`Catalog::validate`], called by [`crate::Config`]), knowing nothing of
+//! (`Catalog::validate`, called by [`crate::Config`]), knowing nothing of
 //! JSON-RPC. What a request gets from it is decided above, in
 //! `resources`, `prompts` and `completion`.
 //!
