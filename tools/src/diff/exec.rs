@@ -21,7 +21,8 @@
 //!   the replies with an id owed to this one have come: more sync requests
 //!   wait for them, for at most the late-reply wait ([`Exec::late_wait`],
 //!   learned from the replies that came late; none for a row and kind of
-//!   id the command has been silent on, [`Exec::silent_on`]; or the case's
+//!   id the command has been silent on, [`Exec::silent_on`], nor for a line
+//!   it has been silent on before; or the case's
 //!   timeout, if shorter); a reply still missing then is missing (no
 //!   restart), and if it comes later it is dropped and counted, never
 //!   paired. So the lines of a case are
@@ -35,6 +36,7 @@
 //! `MCP_REFERENCE_CONFIG` names. The rule of which line decided a reply is
 //! the model's (row ids), never restated here.
 
+use std::collections::HashSet;
 use std::io;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -89,7 +91,7 @@ pub(crate) struct Exec {
     pub(crate) no_reuse: bool,
     /// The ids of replies a reused run gave up waiting for: one that comes
     /// later is dropped (counted in `late`).
-    stale: Vec<(String, Learned)>,
+    stale: Vec<(String, Learned, Vec<u8>)>,
     /// Per row of `docs/behavior.md` and kind of id ([`Learned`]): how
     /// many such lines the command was silent on after the whole [`LATE`]
     /// wait.
@@ -98,6 +100,11 @@ pub(crate) struct Exec {
     /// line's first sync reply (within the wait, or later and dropped):
     /// such lines are always waited for.
     late_rows: Vec<Learned>,
+    /// The lines (with their configuration) the command was silent on
+    /// after the whole wait: the same line again is not waited for (a
+    /// shrinking step repeats most lines of a case), unless its reply came
+    /// late after all.
+    silent_lines: HashSet<Vec<u8>>,
     /// How many late-reply waits were cut short by [`Exec::silent_rows`].
     pub(crate) waits_skipped: u64,
     /// How many late-reply waits ran to their end.
@@ -203,6 +210,7 @@ impl Exec {
             stale: Vec::new(),
             silent_rows: Vec::new(),
             late_rows: Vec::new(),
+            silent_lines: HashSet::new(),
             waits_skipped: 0,
             waits_run: 0,
             searched: None,
@@ -357,6 +365,7 @@ impl Exec {
                 .map(|l| reference(config, &input(std::slice::from_ref(l))))
                 .collect(),
         );
+        let config_key = config.to_json();
         // Line by line: each line, then sync requests until its replies
         // with an id have come, for at most LATE after its first sync reply;
         // so the lines of a case are never in flight together, and a
@@ -403,9 +412,10 @@ impl Exec {
                     };
                     // A late reply to an earlier line given up on: dropped.
                     if let Some(key) = pair::reply_key(&reply)
-                        && let Some(i) = self.stale.iter().position(|(k, _)| *k == key)
+                        && let Some(i) = self.stale.iter().position(|(k, _, _)| *k == key)
                     {
-                        let (_, late_row) = self.stale.remove(i);
+                        let (_, late_row, late_line) = self.stale.remove(i);
+                        self.silent_lines.remove(&late_line);
                         if !self.late_rows.contains(&late_row) {
                             self.late_rows.push(late_row);
                         }
@@ -417,7 +427,10 @@ impl Exec {
                 if !pairing.owes_by_id(n) {
                     break;
                 }
-                let silent = self.silent_on(line_row);
+                let mut key = config_key.clone().into_bytes();
+                key.push(b'\n');
+                key.extend_from_slice(line);
+                let silent = self.silent_on(line_row) || self.silent_lines.contains(&key);
                 let wait = self.late_wait().min(timeout);
                 let (_, until) = *late_until.get_or_insert_with(|| {
                     let now = Instant::now();
@@ -437,9 +450,16 @@ impl Exec {
                             Some((_, count)) => *count += 1,
                             None => self.silent_rows.push((line_row, 1)),
                         }
+                        if self.silent_lines.len() < SILENT_LINES {
+                            self.silent_lines.insert(key.clone());
+                        }
                     }
-                    self.stale
-                        .extend(pairing.owed_keys_of(n).into_iter().map(|k| (k, line_row)));
+                    self.stale.extend(
+                        pairing
+                            .owed_keys_of(n)
+                            .into_iter()
+                            .map(|k| (k, line_row, key.clone())),
+                    );
                     let excess = self.stale.len().saturating_sub(STALE);
                     self.stale.drain(..excess);
                     break;
@@ -486,6 +506,9 @@ const SILENT_AFTER: u32 = 1;
 /// line's replies with an id still missing (replies answered concurrently
 /// may come after the sync's reply), sending sync requests the while.
 const LATE: Duration = Duration::from_millis(100);
+
+/// The most lines remembered as silent ([`Exec::silent_lines`]).
+const SILENT_LINES: usize = 4096;
 
 /// How many replies must have come late before the wait is cut to what
 /// they showed ([`Exec::late_wait`]).
