@@ -1,7 +1,8 @@
 //! `mcp-reference serve --http` as a subprocess for the tests that speak
 //! HTTP to the real binary (`tests/http_binary.rs`,
-//! `tests/http_state_machine.rs`, `tests/sdk_http.rs`), through `#[path]`:
-//! starting it on a free loopback port, connecting, reading one HTTP/1.1
+//! `tests/http_state_machine.rs`, `tests/sdk_http.rs`, `tests/oidc.rs`,
+//! `tests/sdk_oauth.rs`), through `#[path]`: starting it on a free loopback
+//! port (or one the test chose), connecting, reading one HTTP/1.1
 //! response, and SIGTERM. Every wait has a deadline (a hang guard, not a
 //! performance threshold).
 
@@ -30,8 +31,14 @@ impl Server {
     /// Starts the server with `args` after `serve --http 127.0.0.1:0`, and
     /// reads the address it listens on from its first line on stderr.
     pub(crate) fn start(args: &[&str]) -> Server {
+        Server::start_on("127.0.0.1:0", args)
+    }
+
+    /// Starts the server with `args` after `serve --http ADDR` (a port the
+    /// test chose, for a configuration that names its own URL).
+    pub(crate) fn start_on(addr: &str, args: &[&str]) -> Server {
         let mut child = Command::new(BIN)
-            .args(["serve", "--http", "127.0.0.1:0"])
+            .args(["serve", "--http", addr])
             .args(args)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
