@@ -59,7 +59,7 @@ pub(crate) fn installed() -> Option<PathBuf> {
             dir.display()
         );
         eprintln!(
-            "skipped: no oidc-provider in {} or no node (mkdir -p target/oidc && cp scripts/oidc/package*.json target/oidc && npm ci --prefix target/oidc)",
+            "skipped: no oidc-provider in {} or no node (mkdir -p target/oidc && cp scripts/oidc/package*.json target/oidc && (cd target/oidc && npm ci))",
             dir.display()
         );
     }
