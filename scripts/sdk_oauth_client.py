@@ -33,6 +33,7 @@ from mcp.client.client import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 from mcp.shared.auth import AuthorizationCodeResult, OAuthClientInformationFull, OAuthClientMetadata, OAuthToken
+from sdk_http_client import innermost  # beside this script
 
 # Never visited: the redirect handler stops at the authorization server's
 # redirect to it and reads the code from the Location header.
@@ -161,12 +162,6 @@ async def main(url: str, user: str) -> int:
         "requests": trace,
     }}))
     return 0
-
-
-def innermost(e: BaseException) -> BaseException:
-    while isinstance(e, BaseExceptionGroup) and len(e.exceptions) == 1:
-        e = e.exceptions[0]
-    return e
 
 
 if __name__ == "__main__":

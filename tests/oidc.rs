@@ -28,8 +28,8 @@ mod http_server;
 mod oidc;
 #[path = "support/python_sdk.rs"]
 mod python_sdk;
-use http_server::Server;
-use oidc::{Answer, Provider, decode, exchange};
+use http_server::{Reply, Server, exchange};
+use oidc::{Provider, decode};
 
 /// A provider and the server it authorizes for: the server's canonical
 /// URL (the resource), and another resource the provider also issues
@@ -72,7 +72,7 @@ fn setup(modules: &std::path::Path, name: &str) -> Setup {
 }
 
 /// `tools/call get_order ORDER` (JSON-RPC id 7) with `token`.
-fn get_order(url: &str, token: Option<&str>, order: &str) -> Answer {
+fn get_order(url: &str, token: Option<&str>, order: &str) -> Reply {
     let body = format!(
         r#"{{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{{"name":"get_order","arguments":{{"order_id":"{order}"}},"_meta":{{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{{}}}}}}}}"#
     );
@@ -91,7 +91,7 @@ fn get_order(url: &str, token: Option<&str>, order: &str) -> Answer {
 
 /// The `structuredContent.status` of a 200 reply, or `None` for the
 /// forbidden tool error.
-fn status_of(got: &Answer) -> Option<String> {
+fn status_of(got: &Reply) -> Option<String> {
     assert_eq!(got.status, 200, "{}", String::from_utf8_lossy(&got.body));
     let reply = got.json();
     reply["result"]["structuredContent"]["status"]
@@ -99,8 +99,32 @@ fn status_of(got: &Answer) -> Option<String> {
         .map(str::to_owned)
 }
 
-fn challenge(got: &Answer) -> &str {
+fn challenge(got: &Reply) -> &str {
     got.header("www-authenticate").unwrap_or_default()
+}
+
+/// Row A5's answer: 401, `error="invalid_token"` first, no body.
+fn assert_invalid_token(got: &Reply, what: &str) {
+    assert_eq!(got.status, 401, "{what}");
+    assert!(
+        challenge(got).starts_with("Bearer error=\"invalid_token\", scope=\"orders:read\""),
+        "{what}: {}",
+        challenge(got)
+    );
+    assert!(got.body.is_empty(), "{what}");
+}
+
+/// `ask()` again every 200 ms until `done` holds of its answer or
+/// `within` has passed; the last answer (the caller asserts on it).
+fn ask_until(within: Duration, ask: impl Fn() -> Reply, done: impl Fn(&Reply) -> bool) -> Reply {
+    let deadline = Instant::now() + within;
+    loop {
+        let got = ask();
+        if done(&got) || Instant::now() > deadline {
+            return got;
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    }
 }
 
 /// Rows A7 and DEC12, DEC36 with the provider's tokens: mira's
@@ -184,14 +208,7 @@ fn the_provider_s_tokens_choose_the_user() {
         s.provider.authorization_code("mira", &s.other),
     ] {
         assert_eq!(decode(&token).1["aud"].as_str(), Some(s.other.as_str()));
-        let got = get_order(&url, Some(&token), "A-104");
-        assert_eq!(got.status, 401);
-        assert!(
-            challenge(&got).starts_with("Bearer error=\"invalid_token\""),
-            "{}",
-            challenge(&got)
-        );
-        assert!(got.body.is_empty());
+        assert_invalid_token(&get_order(&url, Some(&token), "A-104"), "another aud");
     }
     let got = get_order(&url, None, "A-104");
     assert_eq!(got.status, 401);
@@ -228,20 +245,12 @@ fn an_expired_token_of_the_provider_is_refused() {
     while now().as_secs() < exp {
         std::thread::sleep(Duration::from_millis(100));
     }
-    let deadline = Instant::now() + Duration::from_secs(10);
-    let got = loop {
-        let got = get_order(&url, Some(&brief), "A-104");
-        if got.status != 200 || Instant::now() > deadline {
-            break got;
-        }
-        std::thread::sleep(Duration::from_millis(200));
-    };
-    assert_eq!(got.status, 401, "still served after its exp");
-    assert!(
-        challenge(&got).starts_with("Bearer error=\"invalid_token\""),
-        "{}",
-        challenge(&got)
+    let got = ask_until(
+        Duration::from_secs(10),
+        || get_order(&url, Some(&brief), "A-104"),
+        |got| got.status != 200,
     );
+    assert_invalid_token(&got, "still served after its exp");
 }
 
 /// A key rotation at the provider: it restarts on the same port (the same
@@ -249,9 +258,10 @@ fn an_expired_token_of_the_provider_is_refused() {
 /// server has not seen. The server fetches the key set again (at most once
 /// per 5 s, `src/cli/issuer.rs`; this is the first unknown `kid`, so at
 /// once) and accepts them; the old key is gone from the set, and a token
-/// it signed that the server had not verified before is refused. A refusal of the new token is retried until a
-/// deadline past the refetch interval, so the test does not hang on the
-/// rate limit's timing.
+/// it signed that the server had not verified before is refused. A
+/// refusal of the new token is asked again until a deadline past the
+/// refetch interval, so the test does not depend on the rate limit's
+/// timing.
 #[test]
 fn after_the_provider_rotates_its_key_the_server_refetches_it() {
     let Some(modules) = oidc::installed() else {
@@ -273,14 +283,11 @@ fn after_the_provider_rotates_its_key_the_server_refetches_it() {
     assert_ne!(s.provider.kid, old_kid, "a new key");
     let after = s.provider.authorization_code("mira", &s.resource);
     assert_eq!(decode(&after).0["kid"], s.provider.kid.as_str());
-    let deadline = Instant::now() + Duration::from_secs(12);
-    let got = loop {
-        let got = get_order(&url, Some(&after), "A-104");
-        if got.status == 200 || Instant::now() > deadline {
-            break got;
-        }
-        std::thread::sleep(Duration::from_millis(250));
-    };
+    let got = ask_until(
+        Duration::from_secs(12),
+        || get_order(&url, Some(&after), "A-104"),
+        |got| got.status == 200,
+    );
     assert_eq!(
         status_of(&got).as_deref(),
         Some("processing"),
@@ -289,12 +296,9 @@ fn after_the_provider_rotates_its_key_the_server_refetches_it() {
     // The old key is gone from the set the server now holds: a token it
     // signed, not verified before, is refused (its kid is unknown, and the
     // set is not fetched again within 5 s; fetched or not, it lacks the key).
-    let got = get_order(&url, Some(&unseen), "B-205");
-    assert_eq!(got.status, 401, "a token of the retired key");
-    assert!(
-        challenge(&got).starts_with("Bearer error=\"invalid_token\""),
-        "{}",
-        challenge(&got)
+    assert_invalid_token(
+        &get_order(&url, Some(&unseen), "B-205"),
+        "a token of the retired key",
     );
 }
 

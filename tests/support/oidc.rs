@@ -11,13 +11,13 @@
 //! `client_credentials`, and a token by `authorization_code` with PKCE S256
 //! whose login and consent the test submits headlessly through the
 //! provider's development forms (devInteractions), as a given account.
-//! Every wait has a deadline; the provider never outlives its guard.
+//! Every wait has a deadline; the provider never outlives its guard. The
+//! test crate also holds `support/http_server.rs` as `http_server`.
 
 #![allow(dead_code)]
 
 use std::collections::BTreeMap;
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
+use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
@@ -28,6 +28,8 @@ use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use rsa::sha2::{Digest as _, Sha256};
 use serde_json::Value;
+
+use crate::http_server::{Reply, exchange};
 
 /// How long one wait may take (a hang guard, not a performance threshold).
 const DEADLINE: Duration = Duration::from_secs(20);
@@ -277,7 +279,7 @@ impl Drop for Provider {
     }
 }
 
-fn access_token(got: &Answer) -> String {
+fn access_token(got: &Reply) -> String {
     assert_eq!(
         got.status,
         200,
@@ -303,103 +305,13 @@ pub(crate) fn decode(token: &str) -> (Value, Value) {
     (part(0), part(1))
 }
 
-/// One HTTP/1.1 response.
-pub(crate) struct Answer {
-    pub(crate) status: u16,
-    pub(crate) headers: Vec<(String, String)>,
-    pub(crate) body: Vec<u8>,
-}
-
-impl Answer {
-    /// The first value of header `name` (lowercase).
-    pub(crate) fn header(&self, name: &str) -> Option<&str> {
-        self.headers
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.as_str())
-    }
-
-    /// The body as JSON.
-    pub(crate) fn json(&self) -> Value {
-        serde_json::from_slice(&self.body)
-            .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&self.body)))
-    }
-}
-
-/// `METHOD url` with `headers` and `body` on a connection of its own
-/// (`Connection: close`), read to its end.
-pub(crate) fn exchange(method: &str, url: &str, headers: &[(&str, String)], body: &[u8]) -> Answer {
-    let rest = url.strip_prefix("http://").expect("a plain http URL");
-    let (authority, target) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
-    let target = if target.is_empty() { "/" } else { target };
-    let mut stream = TcpStream::connect(authority).unwrap_or_else(|e| panic!("{url}: {e}"));
-    stream.set_read_timeout(Some(DEADLINE)).unwrap();
-    let mut head = format!(
-        "{method} {target} HTTP/1.1\r\nHost: {authority}\r\nConnection: close\r\nContent-Length: {}\r\n",
-        body.len()
-    );
-    for (name, value) in headers {
-        head.push_str(&format!("{name}: {value}\r\n"));
-    }
-    head.push_str("\r\n");
-    stream.write_all(head.as_bytes()).unwrap();
-    stream.write_all(body).unwrap();
-    let mut raw = Vec::new();
-    stream
-        .read_to_end(&mut raw)
-        .unwrap_or_else(|e| panic!("{url}: {e}"));
-    let split = raw
-        .windows(4)
-        .position(|w| w == b"\r\n\r\n")
-        .unwrap_or_else(|| panic!("{url}: no response head"));
-    let text = String::from_utf8_lossy(&raw[..split]).into_owned();
-    let mut lines = text.split("\r\n");
-    let status = lines
-        .next()
-        .and_then(|l| l.split(' ').nth(1))
-        .and_then(|s| s.parse().ok())
-        .unwrap_or_else(|| panic!("{url}: no status line"));
-    let headers: Vec<(String, String)> = lines
-        .filter_map(|l| l.split_once(':'))
-        .map(|(n, v)| (n.to_ascii_lowercase(), v.trim().to_owned()))
-        .collect();
-    let mut body = raw[split + 4..].to_vec();
-    let chunked = headers
-        .iter()
-        .any(|(n, v)| n == "transfer-encoding" && v.eq_ignore_ascii_case("chunked"));
-    if chunked {
-        body = dechunk(&body);
-    }
-    Answer {
-        status,
-        headers,
-        body,
-    }
-}
-
-fn dechunk(mut raw: &[u8]) -> Vec<u8> {
-    let mut out = Vec::new();
-    while let Some(end) = raw.windows(2).position(|w| w == b"\r\n") {
-        let size = std::str::from_utf8(&raw[..end])
-            .ok()
-            .and_then(|s| usize::from_str_radix(s.split(';').next().unwrap_or("").trim(), 16).ok())
-            .unwrap_or(0);
-        if size == 0 || raw.len() < end + 2 + size {
-            break;
-        }
-        out.extend_from_slice(&raw[end + 2..end + 2 + size]);
-        raw = &raw[(end + 4 + size).min(raw.len())..];
-    }
-    out
-}
-
 /// The cookies of one browser-less user agent: every cookie is sent to
 /// every request (one provider, on loopback).
 #[derive(Default)]
 struct Jar(BTreeMap<String, String>);
 
 impl Jar {
-    fn exchange(&mut self, method: &str, url: &str, form_body: &str) -> Answer {
+    fn exchange(&mut self, method: &str, url: &str, form_body: &str) -> Reply {
         let mut headers = Vec::new();
         if !self.0.is_empty() {
             let cookie: Vec<String> = self.0.iter().map(|(n, v)| format!("{n}={v}")).collect();
