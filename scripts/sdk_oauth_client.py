@@ -5,16 +5,17 @@ Resource Metadata and the authorization server's metadata, registers itself
 (RFC 7591), and gets a token by authorization_code with PKCE. The redirect
 handler is headless: it submits the authorization server's development login
 and consent forms (oidc-provider's devInteractions, scripts/oidc/provider.mjs)
-as LOGIN with plain HTTP requests, and hands the code from the redirect to the
-callback handler. Then tools/list and get_order A-104 (LOGIN's order) and
-B-205 (someone else's: the forbidden tool error) over Streamable HTTP.
+as mira with plain HTTP requests, and hands the code from the redirect to the
+callback handler. Then what sdk_http_client.py asks, over Streamable HTTP:
+tools/list and get_order A-104 (mira's order) and B-205 (tomas's: the
+forbidden tool error).
 
 Prints one JSON object per step, the last one the trace of every request the
 SDK's HTTP client made (method, URL without its query, status), and exits 0
 when every answer is as expected; 1 with one sentence otherwise. Run by
-tests/sdk_oauth.rs (in .ci/run, with the SDK in target/py-mcp).
+tests/oidc.rs (in .ci/run, with the SDK in target/py-mcp).
 
-usage: python sdk_oauth_client.py URL LOGIN
+usage: python sdk_oauth_client.py URL
 """
 
 import asyncio
@@ -33,7 +34,7 @@ from mcp.client.client import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 from mcp.shared.auth import AuthorizationCodeResult, OAuthClientInformationFull, OAuthClientMetadata, OAuthToken
-from sdk_http_client import innermost  # beside this script
+from sdk_http_client import as_mira, innermost  # beside this script
 
 # Never visited: the redirect handler stops at the authorization server's
 # redirect to it and reads the code from the Location header.
@@ -98,15 +99,11 @@ def login(authorization_url: str, user: str) -> str:
     raise RuntimeError("no redirect to the client after 12 steps")
 
 
-def dump(model) -> dict:
-    return model.model_dump(mode="json", exclude_unset=True, by_alias=True)
-
-
-async def main(url: str, user: str) -> int:
+async def main(url: str) -> int:
     redirected: list[str] = []
 
     async def redirect_handler(authorization_url: str) -> None:
-        redirected.append(await anyio.to_thread.run_sync(login, authorization_url, user))
+        redirected.append(await anyio.to_thread.run_sync(login, authorization_url, "mira"))
 
     async def callback_handler() -> AuthorizationCodeResult:
         query = urllib.parse.parse_qs(urllib.parse.urlsplit(redirected.pop()).query)
@@ -133,26 +130,9 @@ async def main(url: str, user: str) -> int:
     http = create_mcp_http_client(auth=oauth)
     http.event_hooks = {"request": [], "response": [seen]}
     async with http, Client(streamable_http_client(url, http_client=http)) as client:
-        info = client.server_info
-        print(json.dumps({"protocolVersion": client.protocol_version,
-                          "server": [info.name, info.version] if info else None}))
-        tools = dump(await client.list_tools())
-        print(json.dumps({"tools/list": tools}))
-        names = [t["name"] for t in tools["tools"]]
-        if "get_order" not in names:
-            print(f"tools/list offered {names}, without get_order")
-            return 1
-        mine = dump(await client.call_tool("get_order", {"order_id": "A-104"}))
-        print(json.dumps({"get_order A-104": mine}))
-        if mine.get("isError") or mine.get("structuredContent", {}).get("status") != "processing":
-            print("get_order A-104 did not return the processing snapshot")
-            return 1
-        other = dump(await client.call_tool("get_order", {"order_id": "B-205"}))
-        print(json.dumps({"get_order B-205": other}))
-        text = other.get("content", [{}])[0].get("text", "")
-        if not other.get("isError") or not text.startswith("forbidden:"):
-            print("get_order B-205 was not the forbidden tool error")
-            return 1
+        code = await as_mira(client)
+        if code:
+            return code
     registered = storage.client
     granted = storage.tokens
     print(json.dumps({"oauth": {
@@ -165,11 +145,11 @@ async def main(url: str, user: str) -> int:
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 3:
+    if len(sys.argv) != 2:
         print(__doc__, file=sys.stderr)
         sys.exit(2)
     try:
-        sys.exit(asyncio.run(main(sys.argv[1], sys.argv[2])))
+        sys.exit(asyncio.run(main(sys.argv[1])))
     except BaseException as e:  # the SDK wraps errors in exception groups
         e = innermost(e)
         if isinstance(e, SystemExit):

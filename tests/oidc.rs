@@ -318,10 +318,7 @@ fn the_python_sdk_oauth_client_gets_a_token_and_calls_get_order() {
     };
     let s = setup(&modules, "sdk");
     let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scripts/sdk_oauth_client.py");
-    let out = python_sdk::run_client(
-        &python,
-        &[script.into(), s.server.url().into(), "mira".into()],
-    );
+    let out = python_sdk::run_client(&python, &[script.into(), s.server.url().into()]);
     let trace = out
         .lines()
         .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())

@@ -1,4 +1,4 @@
-// The authorization server of the tests (tests/oidc.rs, tests/sdk_oauth.rs):
+// The authorization server of tests/oidc.rs (and of its Python SDK client):
 // the npm package oidc-provider on loopback, configured through its
 // documented configuration API. It issues JWT access tokens (RFC 9068,
 // typ at+jwt) for the resource indicators (RFC 8707) given with --resource,

@@ -1,14 +1,12 @@
-//! A real authorization server for the tests that run one
-//! (`tests/oidc.rs`, `tests/sdk_oauth.rs`), through `#[path]`: the npm
-//! package `oidc-provider`, started by `scripts/oidc/provider.mjs` on
+//! A real authorization server for `tests/oidc.rs`, through `#[path]`: the
+//! npm package `oidc-provider`, started by `scripts/oidc/provider.mjs` on
 //! loopback, from the installation `.ci/run` makes in `target/oidc`
 //! (`npm ci` of the committed `scripts/oidc/package-lock.json`, exported as
 //! `MCP_OIDC_PROVIDER`). Without it a test says so and does nothing, except
 //! under `CI`, where a missing provider fails it.
 //!
-//! Also the few HTTP exchanges a client of it makes, over plain
-//! `std::net` (one request per connection, `Connection: close`): a token by
-//! `client_credentials`, and a token by `authorization_code` with PKCE S256
+//! Also what a client of it does, each request on a connection of its own
+//! (`http_server::exchange`): a token by `client_credentials`, and a token by `authorization_code` with PKCE S256
 //! whose login and consent the test submits headlessly through the
 //! provider's development forms (devInteractions), as a given account.
 //! Every wait has a deadline; the provider never outlives its guard. The
