@@ -101,8 +101,11 @@ def login(authorization_url: str, user: str) -> str:
 
 async def main(url: str) -> int:
     redirected: list[str] = []
+    asked: dict = {}
 
     async def redirect_handler(authorization_url: str) -> None:
+        query = urllib.parse.parse_qs(urllib.parse.urlsplit(authorization_url).query)
+        asked.update({k: query[k][0] for k in ("scope", "resource", "code_challenge_method") if k in query})
         redirected.append(await anyio.to_thread.run_sync(login, authorization_url, "mira"))
 
     async def callback_handler() -> AuthorizationCodeResult:
@@ -138,6 +141,7 @@ async def main(url: str) -> int:
     print(json.dumps({"oauth": {
         "registered": registered is not None and registered.client_id is not None,
         "token_endpoint_auth_method": registered.token_endpoint_auth_method if registered else None,
+        "authorization_request": asked,
         "scope": granted.scope if granted else None,
         "requests": trace,
     }}))

@@ -325,6 +325,10 @@ fn the_python_sdk_oauth_client_gets_a_token_and_calls_get_order() {
         .find_map(|v| v.get("oauth").cloned())
         .unwrap_or_else(|| panic!("no oauth summary: {out}"));
     assert_eq!(trace["registered"], true, "{trace}");
+    let asked = &trace["authorization_request"];
+    assert_eq!(asked["resource"], s.resource.as_str(), "RFC 8707: {trace}");
+    assert_eq!(asked["code_challenge_method"], "S256", "{trace}");
+    assert_eq!(trace["scope"], "orders:read", "{trace}");
     let requests: Vec<(String, String, u64)> = trace["requests"]
         .as_array()
         .expect("the requests")
