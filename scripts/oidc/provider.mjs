@@ -17,7 +17,7 @@
 //                   the same port keeps the issuer identifier
 //   --resource URL  a resource server it issues tokens for (repeatable)
 //   --brief-ttl S   the access-token lifetime of the client `brief`
-//                   (client_credentials), in seconds (default 3)
+//                   (client_credentials), in seconds (default 4)
 //
 // Prints one JSON line on stdout once it listens: {"issuer": ..., "kid": ...},
 // the kid of its signing key, which is new at every start (a key rotation is
@@ -30,7 +30,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 function parse(argv) {
-  const out = { modules: undefined, port: 0, resources: [], briefTtl: 3 };
+  const out = { modules: undefined, port: 0, resources: [], briefTtl: 4 };
   for (let i = 0; i < argv.length; i += 2) {
     const [flag, value] = [argv[i], argv[i + 1]];
     if (value === undefined) throw new Error(`${flag} needs a value`);
