@@ -2,8 +2,8 @@
 //! server: `oidc-provider` (npm, `scripts/oidc/provider.mjs`, installed by
 //! `.ci/run` into `target/oidc`; `support/oidc.rs`), on loopback. The
 //! server is configured with the provider's issuer URL only: the driver
-//! fetches its metadata and key set itself (`src/cli/issuer.rs`). Rows A3,
-//! A5 and A7 of docs/behavior.md ("Authorization") with tokens the
+//! fetches its metadata and key set itself (`src/cli/issuer.rs`). Rows A1,
+//! A3, A5 and A7 of docs/behavior.md ("Authorization") with tokens the
 //! provider issued: JWT access tokens (RFC 9068) whose `aud` is the
 //! resource indicator (RFC 8707) of the request, by `authorization_code`
 //! with PKCE S256 (headless login and consent through the provider's
