@@ -20,26 +20,32 @@ def dump(model) -> dict:
 
 async def main(url: str) -> int:
     async with Client(url) as client:
-        info = client.server_info
-        print(json.dumps({"protocolVersion": client.protocol_version,
-                          "server": [info.name, info.version] if info else None}))
-        tools = dump(await client.list_tools())
-        print(json.dumps({"tools/list": tools}))
-        names = [t["name"] for t in tools["tools"]]
-        if names != ["get_order"]:
-            print(f"tools/list offered {names}, expected ['get_order']")
-            return 1
-        mine = dump(await client.call_tool("get_order", {"order_id": "A-104"}))
-        print(json.dumps({"get_order A-104": mine}))
-        if mine.get("isError") or mine.get("structuredContent", {}).get("status") != "processing":
-            print("get_order A-104 did not return the processing snapshot")
-            return 1
-        other = dump(await client.call_tool("get_order", {"order_id": "B-205"}))
-        print(json.dumps({"get_order B-205": other}))
-        text = other.get("content", [{}])[0].get("text", "")
-        if not other.get("isError") or not text.startswith("forbidden:") or "shipped" in json.dumps(other):
-            print("get_order B-205 was not the forbidden tool error")
-            return 1
+        return await as_mira(client)
+
+
+async def as_mira(client: Client) -> int:
+    """tools/list, then get_order A-104 (mira's) and B-205 (tomas's) on a
+    connected client; also run by sdk_oauth_client.py, with mira's token."""
+    info = client.server_info
+    print(json.dumps({"protocolVersion": client.protocol_version,
+                      "server": [info.name, info.version] if info else None}))
+    tools = dump(await client.list_tools())
+    print(json.dumps({"tools/list": tools}))
+    names = [t["name"] for t in tools["tools"]]
+    if names != ["get_order"]:
+        print(f"tools/list offered {names}, expected ['get_order']")
+        return 1
+    mine = dump(await client.call_tool("get_order", {"order_id": "A-104"}))
+    print(json.dumps({"get_order A-104": mine}))
+    if mine.get("isError") or mine.get("structuredContent", {}).get("status") != "processing":
+        print("get_order A-104 did not return the processing snapshot")
+        return 1
+    other = dump(await client.call_tool("get_order", {"order_id": "B-205"}))
+    print(json.dumps({"get_order B-205": other}))
+    text = other.get("content", [{}])[0].get("text", "")
+    if not other.get("isError") or not text.startswith("forbidden:") or "shipped" in json.dumps(other):
+        print("get_order B-205 was not the forbidden tool error")
+        return 1
     return 0
 
 

@@ -1,13 +1,14 @@
 //! `mcp-reference serve --http` as a subprocess for the tests that speak
 //! HTTP to the real binary (`tests/http_binary.rs`,
-//! `tests/http_state_machine.rs`, `tests/sdk_http.rs`), through `#[path]`:
-//! starting it on a free loopback port, connecting, reading one HTTP/1.1
-//! response, and SIGTERM. Every wait has a deadline (a hang guard, not a
+//! `tests/http_state_machine.rs`, `tests/sdk_http.rs`, `tests/oidc.rs`),
+//! through `#[path]`: starting it on a free loopback port (or one the test
+//! chose), connecting, reading one HTTP/1.1 response (or making one
+//! exchange on a connection of its own), and SIGTERM. Every wait has a deadline (a hang guard, not a
 //! performance threshold).
 
 #![allow(dead_code)]
 
-use std::io::{BufRead, BufReader, Read};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::process::{Child, ChildStderr, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -30,8 +31,14 @@ impl Server {
     /// Starts the server with `args` after `serve --http 127.0.0.1:0`, and
     /// reads the address it listens on from its first line on stderr.
     pub(crate) fn start(args: &[&str]) -> Server {
+        Server::start_on("127.0.0.1:0", args)
+    }
+
+    /// Starts the server with `args` after `serve --http ADDR` (a port the
+    /// test chose, for a configuration that names its own URL).
+    pub(crate) fn start_on(addr: &str, args: &[&str]) -> Server {
         let mut child = Command::new(BIN)
-            .args(["serve", "--http", "127.0.0.1:0"])
+            .args(["serve", "--http", addr])
             .args(args)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
@@ -133,6 +140,79 @@ impl Reply {
             .find(|(n, _)| n == name)
             .map(|(_, v)| v.as_str())
     }
+
+    /// The body as JSON.
+    pub(crate) fn json(&self) -> serde_json::Value {
+        serde_json::from_slice(&self.body)
+            .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&self.body)))
+    }
+}
+
+/// `METHOD url` with `headers` and `body` on a connection of its own
+/// (`Connection: close`), read to its end.
+pub(crate) fn exchange(method: &str, url: &str, headers: &[(&str, String)], body: &[u8]) -> Reply {
+    let rest = url.strip_prefix("http://").expect("a plain http URL");
+    let (authority, target) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
+    let target = if target.is_empty() { "/" } else { target };
+    let mut stream = TcpStream::connect(authority).unwrap_or_else(|e| panic!("{url}: {e}"));
+    stream.set_read_timeout(Some(DEADLINE)).unwrap();
+    let mut head = format!(
+        "{method} {target} HTTP/1.1\r\nHost: {authority}\r\nConnection: close\r\nContent-Length: {}\r\n",
+        body.len()
+    );
+    for (name, value) in headers {
+        head.push_str(&format!("{name}: {value}\r\n"));
+    }
+    head.push_str("\r\n");
+    stream.write_all(head.as_bytes()).unwrap();
+    stream.write_all(body).unwrap();
+    let mut raw = Vec::new();
+    stream
+        .read_to_end(&mut raw)
+        .unwrap_or_else(|e| panic!("{url}: {e}"));
+    let split = raw
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .unwrap_or_else(|| panic!("{url}: no response head"));
+    let text = String::from_utf8_lossy(&raw[..split]).into_owned();
+    let mut lines = text.split("\r\n");
+    let status = lines
+        .next()
+        .and_then(|l| l.split(' ').nth(1))
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("{url}: no status line"));
+    let headers: Vec<(String, String)> = lines
+        .filter_map(|l| l.split_once(':'))
+        .map(|(n, v)| (n.to_ascii_lowercase(), v.trim().to_owned()))
+        .collect();
+    let mut body = raw[split + 4..].to_vec();
+    let chunked = headers
+        .iter()
+        .any(|(n, v)| n == "transfer-encoding" && v.eq_ignore_ascii_case("chunked"));
+    if chunked {
+        body = dechunk(&body);
+    }
+    Reply {
+        status,
+        headers,
+        body,
+    }
+}
+
+fn dechunk(mut raw: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    while let Some(end) = raw.windows(2).position(|w| w == b"\r\n") {
+        let size = std::str::from_utf8(&raw[..end])
+            .ok()
+            .and_then(|s| usize::from_str_radix(s.split(';').next().unwrap_or("").trim(), 16).ok())
+            .unwrap_or(0);
+        if size == 0 || raw.len() < end + 2 + size {
+            break;
+        }
+        out.extend_from_slice(&raw[end + 2..end + 2 + size]);
+        raw = &raw[(end + 4 + size).min(raw.len())..];
+    }
+    out
 }
 
 /// Reads one response (its body by `Content-Length`).

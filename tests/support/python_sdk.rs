@@ -1,5 +1,5 @@
 //! The official MCP Python SDK (`mcp` 2.3.0) for the tests that run it as a
-//! real client (`tests/sdk_http.rs`, `tests/sdk_catalog.rs`), through
+//! real client (`tests/sdk_http.rs`, `tests/sdk_catalog.rs`, `tests/oidc.rs`), through
 //! `#[path]`: the Python that has it, from `MCP_SDK_PYTHON` or the virtual
 //! environment `.ci/run` builds in `target/py-mcp`.
 //!
