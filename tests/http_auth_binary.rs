@@ -114,34 +114,58 @@ fn tokens_choose_the_user_and_never_reach_the_log() {
 
 /// A loopback authorization server of the test's own: its RFC 8414
 /// metadata and its key set, which the test can replace (a rotation);
-/// counts the key-set fetches.
+/// counts the key-set fetches. Over plain http, or over TLS with the
+/// certificate in `tests/support/tls/` (for 127.0.0.1, signed by the test
+/// CA `ca.pem`; test material only, valid until 2126).
 struct MiniIssuer {
     url: String,
     jwks: std::sync::Arc<std::sync::Mutex<String>>,
     fetches: std::sync::Arc<std::sync::atomic::AtomicUsize>,
 }
 
+/// The test's TLS material.
+fn tls_file(name: &str) -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/support/tls")
+        .join(name)
+}
+
 impl MiniIssuer {
     fn start(jwks: &serde_json::Value) -> MiniIssuer {
-        use std::io::{BufRead, Write as _};
+        MiniIssuer::serve(jwks, None)
+    }
+
+    fn start_tls(jwks: &serde_json::Value) -> MiniIssuer {
+        use rustls::pki_types::pem::PemObject;
+        use rustls::pki_types::{CertificateDer, PrivateKeyDer};
+        let certs = CertificateDer::pem_file_iter(tls_file("issuer.pem"))
+            .unwrap()
+            .collect::<Result<Vec<_>, _>>()
+            .unwrap();
+        let key = PrivateKeyDer::from_pem_file(tls_file("issuer.key")).unwrap();
+        let provider = std::sync::Arc::new(rustls::crypto::ring::default_provider());
+        let config = rustls::ServerConfig::builder_with_provider(provider)
+            .with_safe_default_protocol_versions()
+            .unwrap()
+            .with_no_client_auth()
+            .with_single_cert(certs, key)
+            .unwrap();
+        MiniIssuer::serve(jwks, Some(std::sync::Arc::new(config)))
+    }
+
+    fn serve(
+        jwks: &serde_json::Value,
+        tls: Option<std::sync::Arc<rustls::ServerConfig>>,
+    ) -> MiniIssuer {
         let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-        let url = format!("http://{}", listener.local_addr().unwrap());
+        let scheme = if tls.is_some() { "https" } else { "http" };
+        let url = format!("{scheme}://{}", listener.local_addr().unwrap());
         let keys = std::sync::Arc::new(std::sync::Mutex::new(jwks.to_string()));
         let fetches = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
         let (k, f, u) = (keys.clone(), fetches.clone(), url.clone());
         std::thread::spawn(move || {
             for stream in listener.incoming().flatten() {
-                let mut reader = std::io::BufReader::new(&stream);
-                let mut line = String::new();
-                if reader.read_line(&mut line).is_err() {
-                    continue;
-                }
-                let mut header = String::new();
-                while reader.read_line(&mut header).is_ok_and(|n| n > 2) {
-                    header.clear();
-                }
-                let path = line.split(' ').nth(1).unwrap_or_default().to_owned();
-                let (status, body) = match path.as_str() {
+                let answer = |path: &str| match path {
                     "/.well-known/oauth-authorization-server" => (
                         "200 OK",
                         serde_json::json!({"issuer": u, "jwks_uri": format!("{u}/jwks")})
@@ -153,12 +177,18 @@ impl MiniIssuer {
                     }
                     _ => ("404 Not Found", String::new()),
                 };
-                let mut out = &stream;
-                let _ = write!(
-                    out,
-                    "HTTP/1.1 {status}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-                    body.len()
-                );
+                match &tls {
+                    None => exchange_once(stream, answer),
+                    Some(config) => {
+                        let Ok(connection) = rustls::ServerConnection::new(config.clone()) else {
+                            continue;
+                        };
+                        let mut tls = rustls::StreamOwned::new(connection, stream);
+                        exchange_once(&mut tls, answer);
+                        tls.conn.send_close_notify();
+                        let _ = tls.flush();
+                    }
+                }
             }
         });
         MiniIssuer {
@@ -169,9 +199,37 @@ impl MiniIssuer {
     }
 }
 
+/// Reads one request from `stream` and writes `answer(path)` back.
+fn exchange_once<S: std::io::Read + Write>(
+    mut stream: S,
+    answer: impl Fn(&str) -> (&'static str, String),
+) {
+    use std::io::BufRead;
+    let mut reader = std::io::BufReader::new(&mut stream);
+    let mut line = String::new();
+    if reader.read_line(&mut line).is_err() {
+        return;
+    }
+    let mut header = String::new();
+    while reader.read_line(&mut header).is_ok_and(|n| n > 2) {
+        header.clear();
+    }
+    drop(reader);
+    let path = line.split(' ').nth(1).unwrap_or_default().to_owned();
+    let (status, body) = answer(&path);
+    let _ = write!(
+        stream,
+        "HTTP/1.1 {status}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    let _ = stream.flush();
+}
+
 /// Without `jwks` the server fetches the issuer's metadata and keys at
 /// start; after the issuer rotates its keys, a token signed with the new
-/// key (an unknown `kid`) makes it fetch them again, and is accepted.
+/// key (an unknown `kid`) makes it fetch them again, and is accepted; a
+/// token the server had verified with a key the issuer withdrew is then
+/// refused, not served from the cache until it expires.
 #[test]
 fn keys_are_fetched_from_the_issuer_and_refetched_after_a_rotation() {
     let now = std::time::SystemTime::now()
@@ -205,10 +263,117 @@ fn keys_are_fetched_from_the_issuer_and_refetched_after_a_rotation() {
             .unwrap();
         read_reply(&mut reader).status
     };
-    assert_eq!(call(&mint(&before, "ec1")), 200);
-    *issuer.jwks.lock().unwrap() = after.jwks().to_string();
+    let first = mint(&before, "ec1");
+    assert_eq!(call(&first), 200);
+    assert_eq!(call(&first), 200, "from the cache of verified tokens");
+    // The issuer rotates: it adds ec2 and withdraws ec1.
+    let mut rotated = after.jwks().clone();
+    let keys = rotated["keys"].as_array_mut().unwrap();
+    let all = keys.len();
+    keys.retain(|key| key["kid"] != "ec1");
+    assert_eq!(keys.len(), all - 1);
+    *issuer.jwks.lock().unwrap() = rotated.to_string();
     assert_eq!(call(&mint(&after, "ec2")), 200);
     assert_eq!(issuer.fetches.load(std::sync::atomic::Ordering::SeqCst), 2);
+    // The token verified with the withdrawn key is not taken from the
+    // cache once the new set is in: verified again, it is refused.
+    assert_eq!(call(&first), 401);
     let (code, _) = server.terminate();
     assert_eq!(code, Some(0));
+}
+
+/// Over https the server fetches the metadata and keys through TLS,
+/// trusting the built-in roots and `--issuer-ca`: with the test CA it
+/// starts and accepts the issuer's tokens; without it the certificate is
+/// not trusted and it does not start (exit 1, one sentence); and plain
+/// http to a host that is not loopback is refused before anything is
+/// fetched (exit 2, DEC38).
+#[test]
+fn an_https_issuer_is_fetched_over_tls_and_its_certificate_checked() {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs();
+    let keys = Issuer::new(1);
+    let issuer = MiniIssuer::start_tls(keys.jwks());
+    let mut s = settings(keys.jwks());
+    s.jwks = None;
+    s.issuer = issuer.url.clone();
+    let config = with_auth(Config::default(), s.clone());
+    let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("http-auth-tls.json");
+    std::fs::write(&path, config.to_json()).unwrap();
+    let ca = tls_file("ca.pem");
+    let server = Server::start(&[
+        "--config",
+        path.to_str().unwrap(),
+        "--issuer-ca",
+        ca.to_str().unwrap(),
+    ]);
+    assert_eq!(issuer.fetches.load(std::sync::atomic::Ordering::SeqCst), 1);
+    let mut claims = mcp_reference_testkit::issuer::claims("mira", "orders:read");
+    claims["iss"] = issuer.url.clone().into();
+    claims["iat"] = now.into();
+    claims["exp"] = (now + 600).into();
+    let header = serde_json::json!({"typ": "at+jwt", "alg": "ES256", "kid": "ec1"});
+    let token = keys.mint(&header, &claims);
+    let stream = server.connect();
+    let mut writer = stream.try_clone().unwrap();
+    let mut reader = BufReader::new(stream);
+    writer
+        .write_all(&request(
+            &server.addr,
+            "POST",
+            "/mcp",
+            Some(&token),
+            "A-104",
+        ))
+        .unwrap();
+    let got = read_reply(&mut reader);
+    assert_eq!(got.status, 200);
+    assert!(String::from_utf8_lossy(&got.body).contains("processing"));
+    assert_eq!(server.terminate().0, Some(0));
+
+    let bin = env!("CARGO_BIN_EXE_mcp-reference");
+    let run = |config: &std::path::Path, extra: &[&str]| {
+        let out = std::process::Command::new(bin)
+            .args(["--config", config.to_str().unwrap(), "serve", "--http"])
+            .arg("127.0.0.1:0")
+            .args(extra)
+            .env_remove("MCP_REFERENCE_ISSUER_CA")
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (code, stderr) = run(&path, &[]);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("cannot fetch") && stderr.contains(&issuer.url),
+        "{stderr}"
+    );
+    let fetches = issuer.fetches.load(std::sync::atomic::Ordering::SeqCst);
+    assert_eq!(fetches, 1, "no key set is taken from an untrusted server");
+
+    let (code, stderr) = run(&path, &["--issuer-ca", "/nonexistent/ca.pem"]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(
+        stderr.contains("--issuer-ca /nonexistent/ca.pem"),
+        "{stderr}"
+    );
+
+    let mut far = s;
+    far.issuer = "http://as.example".to_owned();
+    let far_path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("http-auth-far.json");
+    std::fs::write(&far_path, with_auth(Config::default(), far).to_json()).unwrap();
+    let (code, stderr) = run(&far_path, &[]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("http://as.example") && stderr.contains("not loopback"),
+        "{stderr}"
+    );
 }

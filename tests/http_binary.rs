@@ -153,7 +153,8 @@ fn refused_at_start() {
     let open = refused(&["serve", "--http", "0.0.0.0:0"]);
     assert!(open.contains("allowed_origins"), "{open}");
     // With origins but without http.authorization (DEC34), and with
-    // authorization settings but no keys.
+    // authorization settings whose keys would come over plain http from a
+    // host that is not loopback (DEC38).
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
     let origins = dir.join("http-origins-only.json");
     std::fs::write(
@@ -170,7 +171,7 @@ fn refused_at_start() {
     let keyless = dir.join("http-auth-no-keys.json");
     std::fs::write(
         &keyless,
-        r#"{"http":{"authorization":{"resource":"http://127.0.0.1:8080/mcp","issuer":"https://as.example"}}}"#,
+        r#"{"http":{"authorization":{"resource":"http://127.0.0.1:8080/mcp","issuer":"http://as.example"}}}"#,
     )
     .unwrap();
     let keyless = refused(&[
@@ -180,5 +181,8 @@ fn refused_at_start() {
         "--http",
         "127.0.0.1:0",
     ]);
-    assert!(keyless.contains("jwks"), "{keyless}");
+    assert!(
+        keyless.contains("not loopback") && keyless.contains("jwks"),
+        "{keyless}"
+    );
 }

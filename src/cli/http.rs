@@ -15,9 +15,10 @@
 //!   line per request at `info` (method, path without its query, status:
 //!   never a header or a token, row A8), failures at `error`.
 //! - Authorization (`http.authorization`, rows A1 to A9): the driver owns
-//!   the inputs of the binding's pure step, the issuer's keys (today the
-//!   JWK Set fixed in the configuration), the clock, and a bounded cache
-//!   of verified tokens ([`super::tokens`]), each entry expiring with its
+//!   the inputs of the binding's pure step, the issuer's keys (the JWK Set
+//!   fixed in the configuration, or fetched over https, or plain http on
+//!   loopback: [`super::issuer`]), the clock, and a bounded cache of
+//!   verified tokens ([`super::tokens`]), each entry expiring with its
 //!   token.
 //!
 //! Spec: 2026-07-28 `basic/transports/streamable-http.mdx`, "Security &
@@ -41,7 +42,7 @@ use mcp_reference::{LogLevel, Server};
 use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
 
-use super::issuer::KeySource;
+use super::issuer::{Client, KeySource};
 use super::tokens::Tokens;
 
 /// Connections served at once.
@@ -56,8 +57,10 @@ pub(crate) type Failure = String;
 
 /// Refuses, before binding, what the binding's rules forbid at start: a
 /// non-loopback address without configured origins, or without
-/// `http.authorization` (settings, or the word `"none"`: DEC34); and
-/// authorization settings without the issuer's keys.
+/// `http.authorization` (settings, or the word `"none"`: DEC34);
+/// authorization settings without usable keys in `jwks`; and an issuer
+/// whose keys would be fetched over plain http from a host that is not
+/// loopback (DEC38).
 pub(crate) fn preflight(server: &Server, addr: SocketAddr) -> Result<(), Failure> {
     let http = server.config().http();
     if !addr.ip().is_loopback() && http.allowed_origins.is_none() {
@@ -71,10 +74,12 @@ pub(crate) fn preflight(server: &Server, addr: SocketAddr) -> Result<(), Failure
         ));
     }
     match settings(server) {
-        Some(s) if s.jwks.is_none() && !s.issuer.starts_with("http://") => Err(format!(
-            "the issuer {} is not plain http, and this build fetches no https: put its keys in http.authorization.jwks",
-            s.issuer
-        )),
+        Some(s) if s.jwks.is_none() => super::issuer::fetchable(&s.issuer).map_err(|e| {
+            format!(
+                "refusing to fetch the keys of the issuer {}, which is {e}: configure its https URL, or put its keys in http.authorization.jwks",
+                s.issuer
+            )
+        }),
         Some(s) if s.jwks.is_some() => {
             let jwks = s.jwks.as_ref().map(Keys::from_jwks);
             match jwks {
@@ -101,15 +106,25 @@ fn now() -> u64 {
 }
 
 /// Serves until SIGINT or SIGTERM.
-pub(crate) fn serve(server: Server, addr: SocketAddr, level: LogLevel) -> Result<(), Failure> {
+pub(crate) fn serve(
+    server: Server,
+    addr: SocketAddr,
+    client: Client,
+    level: LogLevel,
+) -> Result<(), Failure> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .map_err(|e| format!("cannot start the HTTP runtime: {e}"))?;
-    runtime.block_on(run(server, addr, level))
+    runtime.block_on(run(server, addr, client, level))
 }
 
-async fn run(server: Server, addr: SocketAddr, level: LogLevel) -> Result<(), Failure> {
+async fn run(
+    server: Server,
+    addr: SocketAddr,
+    client: Client,
+    level: LogLevel,
+) -> Result<(), Failure> {
     let listener = TcpListener::bind(addr)
         .await
         .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
@@ -120,7 +135,7 @@ async fn run(server: Server, addr: SocketAddr, level: LogLevel) -> Result<(), Fa
         port: local.port(),
         loopback: local.ip().is_loopback(),
     };
-    let keys = Arc::new(KeySource::new(settings(&server)).await?);
+    let keys = Arc::new(KeySource::new(settings(&server), client).await?);
     let tokens = Arc::new(Tokens::default());
     let binding = Arc::new(Binding::new(server, bound));
     let mut stop = std::pin::pin!(shutdown_signal());
@@ -219,7 +234,8 @@ async fn answer(
         Credentials::Bearer(token) if binding.authorizes() => Some(token),
         _ => None,
     };
-    let cached = token.and_then(|t| tokens.get(t, now));
+    let generation = source.generation();
+    let cached = token.and_then(|t| tokens.get(t, now, generation));
     let keys = match (token, &cached) {
         (Some(t), None) => source.keys_for(kid_of(t).as_deref()).await,
         _ => source.keys(),
@@ -233,7 +249,7 @@ async fn answer(
         Err(refused) => refused,
         Ok(admitted) => {
             if let (Some(token), Some(identity)) = (token, admitted.identity) {
-                tokens.put(token, identity, now);
+                tokens.put(token, identity, now, generation);
             }
             let server = admitted.server;
             let limit = binding.server().config().max_line_bytes();

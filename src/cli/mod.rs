@@ -64,6 +64,11 @@ enum Command {
         /// configuration file.
         #[arg(long, value_name = "ADDR")]
         http: Option<SocketAddr>,
+        /// With --http (ignored without): also trust the CA certificates in this PEM file when
+        /// fetching the authorization server's metadata and keys over
+        /// https (besides the built-in Mozilla roots).
+        #[arg(long, value_name = "FILE", env = "MCP_REFERENCE_ISSUER_CA")]
+        issuer_ca: Option<PathBuf>,
     },
     /// Run the textbook's five requests against a `serve` subprocess, print
     /// a table, and write the transcript.
@@ -171,9 +176,16 @@ pub(crate) fn main() -> ExitCode {
         Ok(config) => config,
         Err(sentence) => return refuse(&sentence),
     };
-    match cli.command.unwrap_or(Command::Serve { http: None }) {
-        Command::Serve { http: None } => serve(config, cli.log_level),
-        Command::Serve { http: Some(addr) } => serve_http(config, addr, cli.log_level),
+    let stdio = Command::Serve {
+        http: None,
+        issuer_ca: None,
+    };
+    match cli.command.unwrap_or(stdio) {
+        Command::Serve { http: None, .. } => serve(config, cli.log_level),
+        Command::Serve {
+            http: Some(addr),
+            issuer_ca,
+        } => serve_http(config, addr, issuer_ca.as_deref(), cli.log_level),
         Command::Demo { out } => {
             let is_default = config == Config::default();
             demo::run(&cli.config, &cli.user, out, is_default)
@@ -204,8 +216,15 @@ fn load_config(cli: &Cli) -> Result<Config, String> {
 
 /// `serve --http`: exit 0 after a graceful shutdown; 2 for what is refused
 /// before listening (legacy versions, a non-loopback address without
-/// origins); 1 when listening or serving fails.
-fn serve_http(config: Config, addr: SocketAddr, level: LogLevel) -> ExitCode {
+/// origins or authorization, an issuer fetched over plain http from afar,
+/// an unreadable `--issuer-ca`); 1 when listening, fetching the issuer's
+/// keys or serving fails.
+fn serve_http(
+    config: Config,
+    addr: SocketAddr,
+    issuer_ca: Option<&std::path::Path>,
+    level: LogLevel,
+) -> ExitCode {
     if !config.legacy_versions().is_empty() {
         return refuse(
             "the legacy initialize handshake is not served over HTTP (--legacy or legacy_versions \
@@ -216,7 +235,11 @@ fn serve_http(config: Config, addr: SocketAddr, level: LogLevel) -> ExitCode {
     if let Err(sentence) = http::preflight(&server, addr) {
         return refuse(&sentence);
     }
-    match http::serve(server, addr, level) {
+    let client = match issuer::Client::new(issuer_ca) {
+        Ok(client) => client,
+        Err(sentence) => return refuse(&sentence),
+    };
+    match http::serve(server, addr, client, level) {
         Ok(()) => ExitCode::SUCCESS,
         Err(sentence) => {
             eprintln!("mcp-reference: {sentence}");

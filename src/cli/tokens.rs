@@ -5,6 +5,12 @@
 //! outlives its token). The binding takes the remembered identity as an
 //! input (`Trust::verified`) and checks the expiry itself.
 //!
+//! An entry also holds the generation of the issuer's key set that verified
+//! it ([`super::issuer::KeySource::generation`]): once the driver fetches a
+//! new set (a rotation), no entry verified with an older one is taken, so a
+//! token signed with a key the issuer withdrew is verified again, and
+//! refused, instead of living on in the cache until its `exp`.
+//!
 //! At most [`CAPACITY`] entries: when full, expired entries go first, and
 //! if none has expired the cache starts over (a bound, never a leak; the
 //! next requests verify again).
@@ -25,7 +31,7 @@ pub(crate) const CAPACITY: usize = 4096;
 /// The cache, shared by every connection.
 #[derive(Default)]
 pub(crate) struct Tokens {
-    entries: Mutex<HashMap<[u8; 32], Identity>>,
+    entries: Mutex<HashMap<[u8; 32], (Identity, u64)>>,
 }
 
 fn key(token: &str) -> [u8; 32] {
@@ -33,27 +39,31 @@ fn key(token: &str) -> [u8; 32] {
 }
 
 impl Tokens {
-    /// The identity remembered for `token`, if it has not expired at `now`.
-    pub(crate) fn get(&self, token: &str, now: u64) -> Option<Identity> {
+    /// The identity remembered for `token`, if it has not expired at `now`
+    /// and was verified with the key set of `generation`.
+    pub(crate) fn get(&self, token: &str, now: u64, generation: u64) -> Option<Identity> {
         let entries = self.entries.lock().ok()?;
         entries
             .get(&key(token))
-            .filter(|identity| now < identity.expires)
-            .cloned()
+            .filter(|(identity, verified_by)| now < identity.expires && *verified_by == generation)
+            .map(|(identity, _)| identity.clone())
     }
 
-    /// Remembers `identity` for `token`.
-    pub(crate) fn put(&self, token: &str, identity: Identity, now: u64) {
+    /// Remembers `identity` for `token`, verified with the key set of
+    /// `generation`.
+    pub(crate) fn put(&self, token: &str, identity: Identity, now: u64, generation: u64) {
         let Ok(mut entries) = self.entries.lock() else {
             return;
         };
         if entries.len() >= CAPACITY {
-            entries.retain(|_, identity| now < identity.expires);
+            entries.retain(|_, (identity, verified_by)| {
+                now < identity.expires && *verified_by == generation
+            });
             if entries.len() >= CAPACITY {
                 entries.clear();
             }
         }
-        entries.insert(key(token), identity);
+        entries.insert(key(token), (identity, generation));
     }
 
     /// How many entries there are.
@@ -80,13 +90,28 @@ mod tests {
     #[test]
     fn an_entry_lives_until_its_token_expires_and_the_cache_is_bounded() {
         let tokens = Tokens::default();
-        tokens.put("t", identity(100), 10);
-        assert!(tokens.get("t", 99).is_some());
-        assert!(tokens.get("t", 100).is_none());
-        assert!(tokens.get("other", 10).is_none());
+        tokens.put("t", identity(100), 10, 0);
+        assert!(tokens.get("t", 99, 0).is_some());
+        assert!(tokens.get("t", 100, 0).is_none());
+        assert!(tokens.get("other", 10, 0).is_none());
         for i in 0..CAPACITY + 10 {
-            tokens.put(&i.to_string(), identity(1_000), 10);
+            tokens.put(&i.to_string(), identity(1_000), 10, 0);
         }
         assert!(tokens.len() <= CAPACITY);
+    }
+
+    #[test]
+    fn an_entry_verified_with_an_older_key_set_is_not_taken() {
+        let tokens = Tokens::default();
+        tokens.put("t", identity(100), 10, 3);
+        assert!(tokens.get("t", 11, 3).is_some());
+        assert!(tokens.get("t", 11, 4).is_none());
+        // At capacity, the entries of older key sets go first.
+        for i in 0..CAPACITY - 1 {
+            tokens.put(&i.to_string(), identity(1_000), 10, 3);
+        }
+        tokens.put("new", identity(1_000), 10, 4);
+        assert_eq!(tokens.len(), 1);
+        assert!(tokens.get("new", 11, 4).is_some());
     }
 }
