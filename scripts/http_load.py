@@ -10,8 +10,15 @@ second, p50 and p99 latency, non-2xx replies, and the server's peak RSS
 (VmHWM). At the end, the medians and the ratios server / floor. Any non-2xx
 reply, or a server reply that is not the book's, fails the run (exit 1).
 
+With --auth (docs/performance.md, "HTTP with authorization"), the server
+runs with `http.authorization` on (examples/auth_fixture.rs: the textbook's
+data, the test issuer's keys fixed) and every request of both, the floor's
+too, carries the same `Authorization: Bearer` header with one valid token
+for mira (--rs256 for an RS256 one), as a real client that reuses its token
+sends it: the server verifies it once and then finds it in its cache.
+
 Not part of `cargo test` (it measures; nothing here is a threshold).
-usage: python3 scripts/http_load.py [--rounds 3] [--seconds 20] [--connections 32] [--threads 2]
+usage: python3 scripts/http_load.py [--rounds 3] [--seconds 20] [--connections 32] [--threads 2] [--auth [--rs256]]
 """
 
 import argparse
@@ -23,6 +30,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.request
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -80,40 +88,68 @@ def main():
     ap.add_argument("--seconds", type=int, default=20)
     ap.add_argument("--connections", type=int, default=32)
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--auth", action="store_true")
+    ap.add_argument("--rs256", action="store_true")
     args = ap.parse_args()
     if not shutil.which("wrk"):
         sys.exit("wrk is not installed: apt-get install wrk")
     subprocess.run(["cargo", "build", "--release", "-q", "--bin", "mcp-reference",
-                    "--example", "http_floor"], cwd=ROOT, check=True)
+                    "--example", "http_floor", "--example", "auth_fixture"], cwd=ROOT, check=True)
     with open(os.path.join(ROOT, "data/example-43.2.request.json"), "rb") as f:
         body = f.read().rstrip(b"\n")
     with open(os.path.join(ROOT, "data/example-43.2.response.json"), "rb") as f:
         reply = f.read().rstrip(b"\n")
     work = tempfile.mkdtemp()
+    headers = dict(HEADERS)
+    server_args = []
+    if args.auth:
+        config = os.path.join(work, "auth.json")
+        fixture = [os.path.join(ROOT, "target/release/examples/auth_fixture"), config,
+                   str(args.seconds * args.rounds * 4 + 600)]
+        if args.rs256:
+            fixture.append("--rs256")
+        token = subprocess.run(fixture, capture_output=True, text=True, check=True).stdout.strip()
+        headers["Authorization"] = f"Bearer {token}"
+        server_args = ["--config", config]
     lua = os.path.join(work, "post.lua")
     with open(lua, "w") as f:
         f.write('wrk.method = "POST"\n')
         f.write("wrk.body = [==[" + body.decode() + "]==]\n")
-        for k, v in HEADERS.items():
+        for k, v in headers.items():
             f.write(f'wrk.headers["{k}"] = "{v}"\n')
     servers = {
-        "server": [os.path.join(ROOT, "target/release/mcp-reference"), "serve", "--http", "127.0.0.1:0"],
+        "server": [os.path.join(ROOT, "target/release/mcp-reference"), *server_args,
+                   "serve", "--http", "127.0.0.1:0"],
         "floor": [os.path.join(ROOT, "target/release/examples/http_floor"), "127.0.0.1:0"],
     }
     results = {name: [] for name in servers}
+    auth = f", authenticated ({'RS256' if args.rs256 else 'ES256'} token)" if args.auth else ""
     print(f"load: wrk -t{args.threads} -c{args.connections} -d{args.seconds}s, "
-          f"{args.rounds} rounds, loadavg before {os.getloadavg()[0]:.2f}")
+          f"{args.rounds} rounds{auth}, loadavg before {os.getloadavg()[0]:.2f}")
     failed = False
     for r in range(args.rounds):
         for name, cmd in servers.items():
             proc, addr = start(cmd)
             try:
                 req = urllib.request.Request(f"http://{addr}/mcp", data=body,
-                                             headers=HEADERS, method="POST")
+                                             headers=headers, method="POST")
                 got = urllib.request.urlopen(req, timeout=5).read()
                 if got != reply:
                     print(f"{name}: the reply is not Example 43.2's: {got[:200]!r}")
                     failed = True
+                if args.auth and name == "server":
+                    # Authorization must be on: without the token, 401.
+                    bare = {k: v for k, v in headers.items() if k != "Authorization"}
+                    try:
+                        urllib.request.urlopen(urllib.request.Request(
+                            f"http://{addr}/mcp", data=body, headers=bare, method="POST"),
+                            timeout=5)
+                        print("server: a request without the token was answered: authorization is off")
+                        failed = True
+                    except urllib.error.HTTPError as e:
+                        if e.code != 401:
+                            print(f"server: a request without the token got {e.code}, not 401")
+                            failed = True
                 res = run_wrk(addr, args, lua)
                 res["rss_kib"] = peak_rss_kib(proc.pid)
             finally:
