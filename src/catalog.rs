@@ -161,11 +161,6 @@ pub fn is_uri(uri: &str) -> bool {
 }
 
 impl Catalog {
-    /// Whether the catalog offers anything at all.
-    pub fn is_empty(&self) -> bool {
-        self.resources.is_empty() && self.order_template.is_none() && self.prompts.is_empty()
-    }
-
     /// Sorts the lists into listing order (resources by uri, prompts by
     /// name), so that the order of a file never changes a reply.
     pub(crate) fn sort(&mut self) {
@@ -228,10 +223,9 @@ impl Catalog {
         }
         if let Some(t) = &self.order_template {
             let prefix = t.prefix();
-            if prefix.len() == t.uri_template.len()
-                || !is_uri(prefix)
-                || prefix.contains(['{', '}'])
-            {
+            // `is_uri` refuses `{` and `}`, so the prefix holds no other
+            // expression.
+            if prefix.len() == t.uri_template.len() || !is_uri(prefix) {
                 return Err(format!(
                     "order_template.uriTemplate {:?} is not a URI followed by {{order_id}}, such as book-orders://orders/{{order_id}}",
                     t.uri_template
@@ -316,7 +310,7 @@ mod tests {
         assert_eq!(c.catalog().resources.len(), 3);
         assert!(c.catalog().order_template.is_some());
         assert_eq!(c.catalog().prompts, [REPLY_TO_CUSTOMER, RETURNS_HELP]);
-        assert!(crate::Config::default().catalog().is_empty());
+        assert_eq!(*crate::Config::default().catalog(), Catalog::default());
         let res = |extra: &str| {
             format!(
                 r#"{{"resources":[{{"uri":"book-orders://policies/returns","name":"r","mimeType":"text/plain"{extra}}}]}}"#
