@@ -330,6 +330,8 @@ mod tests {
             (r#"{"prompts":["cancel_order"]}"#.into(), "does not offer"),
             (r#"{"prompts":["reply_to_customer"]}"#.into(), "needs order_template"),
             (r#"{"prompts":["returns_help"]}"#.into(), "needs the resource"),
+            (r#"{"resources":[{"uri":"book-orders://policies/other","name":"r","mimeType":"text/plain","text":"x"}],"prompts":["returns_help"]}"#.into(), "needs the resource"),
+            (r#"{"resources":[{"uri":"book-orders://policies/returns","name":"r","text":"x"},{"uri":"book-orders://policies/z","name":"z","mimeType":"text/plain","text":"x"}],"prompts":["returns_help"]}"#.into(), "with a mimeType"),
             (format!("{{{t},\"prompts\":[\"reply_to_customer\",\"reply_to_customer\"]}}"), "twice"),
             (r#"{"order_template":{"uriTemplate":"book-orders://orders/","name":"o","mimeType":"application/json"}}"#.into(), "followed by {order_id}"),
             (r#"{"order_template":{"uriTemplate":"x://{a}/{order_id}","name":"o","mimeType":"application/json"}}"#.into(), "followed by {order_id}"),
