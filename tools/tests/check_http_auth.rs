@@ -83,7 +83,7 @@ fn the_reference_passes_every_auth_check() {
         "{}",
         report.table()
     );
-    assert_eq!(report.entries.len(), 34);
+    assert_eq!(report.entries.len(), 35);
 }
 
 /// The command line: check binds its issuer at --issuer-addr, prints the

@@ -247,6 +247,13 @@ pub const AUTH_CHECKS: &[CheckInfo] = &[
     ),
     check(
         Textbook,
+        "auth.token-no-expiry",
+        "textbook:A5",
+        "basic/authorization/index.mdx#token-handling",
+        "a token without exp gets 401 (RFC 9068 section 2.2: exp is required; DEC33)",
+    ),
+    check(
+        Textbook,
         "auth.token-kid-mismatch",
         "textbook:A5",
         "basic/authorization/index.mdx#token-handling",

@@ -383,6 +383,13 @@ impl Probe<'_> {
                 rotated.mint(&header, &claims_for(m, owner, scope)),
             )]
         };
+        let no_expiry = {
+            let mut claims = claims_for(m, owner, scope);
+            if let Some(c) = claims.as_object_mut() {
+                c.remove("exp");
+            }
+            issuer.mint(&mcp_reference_testkit::issuer::header(), &claims)
+        };
         let tokens: Vec<(&'static str, Vec<(String, String)>)> = vec![
             ("auth.token-expired", changed(Change::Expired)),
             ("auth.token-audience", changed(Change::Audience)),
@@ -394,6 +401,7 @@ impl Probe<'_> {
             ("auth.token-signature", changed(Change::SignatureByte(3))),
             ("auth.token-alg-swap", changed(Change::AlgSwap)),
             ("auth.token-not-yet", changed(Change::NotYet)),
+            ("auth.token-no-expiry", vec![(String::new(), no_expiry)]),
             ("auth.token-kid-mismatch", changed(Change::Kid)),
             ("auth.token-typ", changed(Change::Typ)),
             ("auth.token-no-subject", changed(Change::NoSubject)),
