@@ -449,7 +449,6 @@ impl AuthCheck {
                 resource: self.setup.resource.clone(),
                 now: now(),
             },
-            sent: RefCell::new(Vec::new()),
             seen: RefCell::new(Vec::new()),
         };
         let first = probe.run.send(&probe.run.post(body(1, "tools/list", "")));

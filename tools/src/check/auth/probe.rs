@@ -133,8 +133,6 @@ pub(super) struct Probe<'a> {
     pub(super) run: Run,
     pub(super) check: &'a AuthCheck,
     pub(super) minting: Minting,
-    /// Every token sent.
-    pub(super) sent: RefCell<Vec<String>>,
     /// Every exchange the model judged.
     pub(super) seen: RefCell<Vec<Seen>>,
 }
@@ -159,7 +157,6 @@ impl Probe<'_> {
         let mut r = request.clone();
         set(&mut r, "Authorization", None);
         if let Some(token) = token {
-            self.sent.borrow_mut().push(token.to_owned());
             set(
                 &mut r,
                 "Authorization",
@@ -431,7 +428,6 @@ impl Probe<'_> {
         let token = issuer.token_for(m, owner, scope);
         let mut query = self.bearer(target, None);
         query.target = format!("{}?access_token={token}", self.run.url.path);
-        self.sent.borrow_mut().push(token);
         results.push((
             "auth.token-query",
             match self.exchange("a token in the query string", query) {
@@ -576,17 +572,18 @@ impl Probe<'_> {
                 s.label
             ));
         }
-        let sent = self.sent.borrow();
-        let echoed = seen.iter().find_map(|s| {
+        // What must never be shown is the test kit's (row A8), taken from
+        // every request sent: a token echoed in a later answer counts too.
+        let secrets: Vec<String> = seen
+            .iter()
+            .flat_map(|s| mcp_reference_testkit::http_auth::secrets(&s.request))
+            .collect();
+        let echoed = seen.iter().find(|s| {
             let mut text = String::from_utf8_lossy(&s.response.body).into_owned();
             for (n, v) in &s.response.headers {
                 text.push_str(&format!("\n{n}: {v}"));
             }
-            sent.iter()
-                .flat_map(|t| t.split('.'))
-                .filter(|part| part.len() >= 16)
-                .find(|part| text.contains(part))
-                .map(|_| s)
+            secrets.iter().any(|part| text.contains(part.as_str()))
         });
         results.push((
             "auth.no-echo",
