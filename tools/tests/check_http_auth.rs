@@ -118,6 +118,10 @@ fn the_command_line_starts_the_server_after_its_issuer() {
     ]);
     assert_eq!(code, 0, "{stdout}\n{stderr}");
     assert!(stdout.contains("verdict: PASS"), "{stdout}");
+    assert!(
+        stdout.contains("35 passed, 0 failed (0 MUST), 0 skipped, 0 not run; 1 server process(es)"),
+        "{stdout}"
+    );
     for line in [
         format!("issuer (iss):          http://127.0.0.1:{issuer}"),
         format!("resource and audience: {url}"),

@@ -307,9 +307,13 @@ fn auth(args: Args) -> ExitCode {
         std::thread::sleep(Duration::from_millis(50));
     }
     let outcome = started.run();
+    let started_one = child.is_some();
     drop(child);
     match outcome {
-        Ok(report) => print_report(&report, args.json),
+        Ok(mut report) => {
+            report.processes = usize::from(started_one);
+            print_report(&report, args.json)
+        }
         Err(e) => {
             eprintln!("mcp-reference check: {e}");
             ExitCode::from(2)
