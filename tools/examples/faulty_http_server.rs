@@ -30,6 +30,8 @@
 //!                     Python SDK 2.3 does (AUTH-05, AUTH-15: SHOULD)
 //!   --echo-token      puts the rejected token in the challenge's
 //!                     error_description (SEC-07, row A8)
+//!   --one-user        answers every admitted token as the configuration's
+//!                     user, whoever the token names (SEC-04)
 //! ```
 //!
 //! It listens on 127.0.0.1 at port N (default: a free port), says `serving MCP over HTTP at
@@ -57,6 +59,7 @@ struct Faults {
     error_without_credentials: bool,
     no_challenge_scope: bool,
     echo_token: bool,
+    one_user: bool,
 }
 
 fn main() -> ExitCode {
@@ -75,6 +78,7 @@ fn main() -> ExitCode {
             "--error-without-credentials" => faults.error_without_credentials = true,
             "--no-challenge-scope" => faults.no_challenge_scope = true,
             "--echo-token" => faults.echo_token = true,
+            "--one-user" => faults.one_user = true,
             "--port" => match args.next().and_then(|p| p.parse().ok()) {
                 Some(p) => port = p,
                 None => {
@@ -280,6 +284,7 @@ fn serve(mut stream: TcpStream, cx: &Context<'_>) -> std::io::Result<()> {
         .map(Server::new);
     let (mut refused, server) = match (judged, &unverified) {
         (_, Some(server)) => (None, Some(server)),
+        (Ok(_), None) if faults.one_user => (None, Some(binding.server())),
         (Ok(admitted), None) => (None, Some(admitted.server)),
         (Err(response), None) => (Some(response), None),
     };

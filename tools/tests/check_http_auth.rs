@@ -182,6 +182,12 @@ fn each_fault_fails_the_check_of_its_statement() {
         ),
         ("--echo-token", &["auth.no-echo"][..], "SEC-07", Level::Must),
         (
+            "--one-user",
+            &["auth.user-isolation", "auth.user-indistinguishable"][..],
+            "SEC-04",
+            Level::Must,
+        ),
+        (
             "--error-without-credentials",
             &["auth.no-credentials-no-error"][..],
             "AUTH-20",
