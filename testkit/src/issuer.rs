@@ -1,7 +1,9 @@
 //! A test issuer: fixed signing keys (ES256 and RS256), their JWK Set,
 //! and tokens minted from a header and claims, valid or changed one thing
-//! at a time. What the property tests, the fuzz target and `check --auth`
-//! sign with; it decides nothing (whether a token is valid is the model's,
+//! at a time, for the fixed issuer, resource and time of the tests or for
+//! any ([`Minting`]: what `check --http --auth` mints for a live server).
+//! What the property tests, the fuzz target and `check --auth` sign with;
+//! it decides nothing (whether a token is valid is the model's,
 //! [`crate::model::auth`]).
 
 use std::sync::OnceLock;
@@ -68,10 +70,102 @@ fn hex(parts: &[&str]) -> Vec<u8> {
         .collect()
 }
 
+/// Who mints, for which resource, when: the `iss`, the `aud` and the
+/// clock of the tokens.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Minting {
+    /// The issuer identifier (`iss`).
+    pub issuer: String,
+    /// The resource (`aud`).
+    pub resource: String,
+    /// The time tokens are minted at, in seconds since the epoch.
+    pub now: u64,
+}
+
+impl Minting {
+    /// The tests' own: [`ISSUER`], [`RESOURCE`], [`NOW`].
+    pub fn fixed() -> Minting {
+        Minting {
+            issuer: ISSUER.into(),
+            resource: RESOURCE.into(),
+            now: NOW,
+        }
+    }
+
+    /// An audience that is not this resource: the tests' port 8081, or
+    /// (for any other resource) the resource with `-other` appended, which
+    /// a prefix comparison would take for it.
+    pub fn other_audience(&self) -> String {
+        if self.resource == RESOURCE {
+            "http://127.0.0.1:8081/mcp".into()
+        } else {
+            format!("{}-other", self.resource)
+        }
+    }
+}
+
+/// A DER element: tag, definite length, content.
+fn der(tag: u8, content: &[u8]) -> Vec<u8> {
+    let n = content.len();
+    let mut out = vec![tag];
+    match n {
+        0..=127 => out.push(n as u8),
+        128..=255 => out.extend([0x81, n as u8]),
+        _ => out.extend([0x82, (n >> 8) as u8, n as u8]),
+    }
+    out.extend_from_slice(content);
+    out
+}
+
+/// A DER INTEGER of the unsigned big-endian `bytes`.
+fn der_uint(bytes: &[u8]) -> Vec<u8> {
+    if bytes.first().is_some_and(|b| b & 0x80 != 0) {
+        der(0x02, &[&[0u8][..], bytes].concat())
+    } else {
+        der(0x02, bytes)
+    }
+}
+
+/// `der` as a PEM `PUBLIC KEY` block, lines of 64.
+fn pem(der: &[u8]) -> Vec<u8> {
+    use base64::Engine as _;
+    let text = base64::engine::general_purpose::STANDARD.encode(der);
+    let mut out = String::from("-----BEGIN PUBLIC KEY-----\n");
+    for line in text.as_bytes().chunks(64) {
+        out.push_str(&String::from_utf8_lossy(line));
+        out.push('\n');
+    }
+    out.push_str("-----END PUBLIC KEY-----\n");
+    out.into_bytes()
+}
+
+/// HMAC-SHA-256 (RFC 2104).
+fn hmac_sha256(key: &[u8], message: &[u8]) -> Vec<u8> {
+    use rsa::sha2::{Digest as _, Sha256};
+    let mut block = if key.len() > 64 {
+        Sha256::digest(key).to_vec()
+    } else {
+        key.to_vec()
+    };
+    block.resize(64, 0);
+    let pad = |byte: u8| block.iter().map(|b| b ^ byte).collect::<Vec<u8>>();
+    let inner = Sha256::new()
+        .chain_update(pad(0x36))
+        .chain_update(message)
+        .finalize();
+    Sha256::new()
+        .chain_update(pad(0x5c))
+        .chain_update(inner)
+        .finalize()
+        .to_vec()
+}
+
 /// The signing keys and their published JWK Set.
 pub struct Issuer {
     ec: Vec<p256::ecdsa::SigningKey>,
     rsa: rsa::pkcs1v15::SigningKey<rsa::sha2::Sha256>,
+    /// The RSA public key's modulus and exponent, big-endian.
+    rsa_public: (Vec<u8>, Vec<u8>),
     jwks: Value,
 }
 
@@ -116,6 +210,7 @@ impl Issuer {
         Issuer {
             ec,
             rsa: rsa::pkcs1v15::SigningKey::new(private),
+            rsa_public: (public.0.to_vec(), public.1.to_vec()),
             jwks: json!({ "keys": keys }),
         }
     }
@@ -123,6 +218,70 @@ impl Issuer {
     /// The JWK Set document.
     pub fn jwks(&self) -> &Value {
         &self.jwks
+    }
+
+    /// Tokens for `sub` that claim `HS256` and carry an HMAC-SHA-256 keyed
+    /// with this issuer's public key material, in each form a confused
+    /// verifier might take for a shared secret: a key's PEM
+    /// `SubjectPublicKeyInfo`, a key's JWK text, the JWK Set text. Each
+    /// comes as `(the form, token)`; the header names the key's `kid`.
+    pub fn hmac_with_public_keys(
+        &self,
+        minting: &Minting,
+        sub: &str,
+        scope: &str,
+    ) -> Vec<(String, String)> {
+        let claims = claims_for(minting, sub, scope);
+        let mut secrets: Vec<(String, String, Vec<u8>)> = Vec::new();
+        let rsa_key = der(
+            0x30,
+            &[der_uint(&self.rsa_public.0), der_uint(&self.rsa_public.1)].concat(),
+        );
+        let rsa_oid = der(
+            0x30,
+            &[&hex(&["06092a864886f70d010101"])[..], &[5, 0]].concat(),
+        );
+        let rsa_spki = der(
+            0x30,
+            &[rsa_oid, der(0x03, &[&[0u8][..], &rsa_key].concat())].concat(),
+        );
+        secrets.push(("the PEM of rsa1".into(), "rsa1".into(), pem(&rsa_spki)));
+        for (i, key) in self.ec.iter().enumerate() {
+            let point = key.verifying_key().to_sec1_point(false);
+            let ec_oid = der(0x30, &hex(&["06072a8648ce3d020106082a8648ce3d030107"]));
+            let spki = der(
+                0x30,
+                &[ec_oid, der(0x03, &[&[0u8][..], point.as_bytes()].concat())].concat(),
+            );
+            let kid = format!("ec{}", i + 1);
+            secrets.push((format!("the PEM of {kid}"), kid, pem(&spki)));
+        }
+        for key in self.jwks["keys"].as_array().into_iter().flatten() {
+            let kid = key["kid"].as_str().unwrap_or_default().to_owned();
+            secrets.push((
+                format!("the JWK of {kid}"),
+                kid,
+                key.to_string().into_bytes(),
+            ));
+        }
+        secrets.push((
+            "the JWK Set".into(),
+            "rsa1".into(),
+            self.jwks.to_string().into_bytes(),
+        ));
+        secrets
+            .into_iter()
+            .map(|(form, kid, secret)| {
+                let h = json!({"typ": "at+jwt", "alg": "HS256", "kid": kid});
+                let input = format!(
+                    "{}.{}",
+                    b64(h.to_string().as_bytes()),
+                    b64(claims.to_string().as_bytes())
+                );
+                let mac = hmac_sha256(&secret, input.as_bytes());
+                (form, format!("{input}.{}", b64(&mac)))
+            })
+            .collect()
     }
 
     /// Signs `header` and `claims` as a compact JWS, with the key the
@@ -162,10 +321,21 @@ impl Issuer {
         self.mint(&header, &claims(sub, scope))
     }
 
+    /// A valid ES256 token for `sub` with `scope`, as `minting` says.
+    pub fn token_for(&self, minting: &Minting, sub: &str, scope: &str) -> String {
+        self.mint(&header(), &claims_for(minting, sub, scope))
+    }
+
     /// `token` with one thing changed.
     pub fn changed(&self, sub: &str, change: Change) -> String {
+        self.changed_for(&Minting::fixed(), sub, "orders:read", change)
+    }
+
+    /// [`Issuer::token_for`] with one thing changed.
+    pub fn changed_for(&self, minting: &Minting, sub: &str, scope: &str, change: Change) -> String {
         let mut h = header();
-        let mut c = claims(sub, "orders:read");
+        let mut c = claims_for(minting, sub, scope);
+        let now = minting.now;
         match change {
             Change::SignatureByte(i) => {
                 let token = self.mint(&h, &c);
@@ -177,10 +347,10 @@ impl Issuer {
                 }
                 return format!("{input}.{}", String::from_utf8_lossy(&bytes));
             }
-            Change::Audience => c["aud"] = json!("http://127.0.0.1:8081/mcp"),
+            Change::Audience => c["aud"] = json!(minting.other_audience()),
             Change::NoAudience => drop(c.as_object_mut().map(|m| m.remove("aud"))),
-            Change::Issuer => c["iss"] = json!(format!("{ISSUER}/")),
-            Change::Expired => c["exp"] = json!(NOW - 3600),
+            Change::Issuer => c["iss"] = json!(format!("{}/", minting.issuer)),
+            Change::Expired => c["exp"] = json!(now.saturating_sub(3600)),
             Change::AlgNone => {
                 h["alg"] = json!("none");
                 let token = self.mint(&h, &c);
@@ -192,7 +362,7 @@ impl Issuer {
             Change::Kid => h["kid"] = json!("unknown"),
             Change::Typ => h["typ"] = json!("JWT"),
             Change::NoSubject => drop(c.as_object_mut().map(|m| m.remove("sub"))),
-            Change::NotYet => c["nbf"] = json!(NOW + 3600),
+            Change::NotYet => c["nbf"] = json!(now + 3600),
         }
         let token = self.mint(&h, &c);
         if change == Change::AlgSwap {
@@ -258,8 +428,15 @@ pub fn header() -> Value {
 
 /// The claims of a valid token for `sub`.
 pub fn claims(sub: &str, scope: &str) -> Value {
-    json!({"iss": ISSUER, "aud": RESOURCE, "sub": sub, "client_id": "test-client",
-           "iat": NOW - 10, "exp": NOW + 300, "jti": "t1", "scope": scope})
+    claims_for(&Minting::fixed(), sub, scope)
+}
+
+/// The claims of a valid token for `sub`, as `minting` says: valid from
+/// ten seconds before its `now` to five minutes after.
+pub fn claims_for(minting: &Minting, sub: &str, scope: &str) -> Value {
+    json!({"iss": minting.issuer, "aud": minting.resource, "sub": sub,
+           "client_id": "test-client", "iat": minting.now.saturating_sub(10),
+           "exp": minting.now + 300, "jti": "t1", "scope": scope})
 }
 
 /// The settings of the test configurations: `client-7` maps to tomas.
@@ -277,4 +454,27 @@ pub fn with_auth(config: Config, settings: OAuthSettings) -> Config {
         ..config.http().clone()
     };
     config.with_http(http).expect("the test settings are valid")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// RFC 4231 test case 2, and a key longer than the block (case 6).
+    #[test]
+    fn hmac_sha256_matches_rfc_4231() {
+        let mac = hmac_sha256(b"Jefe", b"what do ya want for nothing?");
+        assert_eq!(
+            mac,
+            hex(&["5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"])
+        );
+        let mac = hmac_sha256(
+            &[0xaa; 131],
+            b"Test Using Larger Than Block-Size Key - Hash Key First",
+        );
+        assert_eq!(
+            mac,
+            hex(&["60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54"])
+        );
+    }
 }

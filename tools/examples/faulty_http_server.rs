@@ -4,7 +4,7 @@
 //! and only it. Not a server anyone should run.
 //!
 //! ```text
-//! faulty_http_server [--config FILE] [FAULT...]
+//! faulty_http_server [--config FILE] [--port N] [FAULT...]
 //!   --trust-headers   answers the body whatever the mirrored headers say
 //!                     (MCP-Protocol-Version, Mcp-Method, Mcp-Name,
 //!                     Mcp-Param-*): they are replaced by the ones a
@@ -14,9 +14,27 @@
 //!   --errors-as-200   answers every JSON-RPC error with status 200
 //!   --sse             not a fault: every JSON reply is sent as a
 //!                     `text/event-stream` of one `message` event
+//!
+//! With a configuration that has `http.authorization` (its `jwks` inline),
+//! the authorization step runs with the real clock, and these break it:
+//!   --accept-expired  reads the clock two hours behind, so a token that
+//!                     expired an hour ago is accepted (AUTH-10)
+//!   --accept-no-aud   answers a token without `aud` as its `sub`'s user,
+//!                     unverified (AUTH-09)
+//!   --error-without-credentials
+//!                     adds error="invalid_token" to the challenge of a
+//!                     request without credentials, as the TypeScript SDK
+//!                     2.4 does (AUTH-20, SHOULD NOT)
+//!   --no-challenge-scope
+//!                     leaves `scope` out of every challenge, as the
+//!                     Python SDK 2.3 does (AUTH-05, AUTH-15: SHOULD)
+//!   --echo-token      puts the rejected token in the challenge's
+//!                     error_description (SEC-07, row A8)
+//!   --one-user        answers every admitted token as the configuration's
+//!                     user, whoever the token names (SEC-04)
 //! ```
 //!
-//! It listens on 127.0.0.1 at a free port, says `serving MCP over HTTP at
+//! It listens on 127.0.0.1 at port N (default: a free port), says `serving MCP over HTTP at
 //! http://127.0.0.1:PORT/mcp` on stderr, and answers one connection at a
 //! time, one request per connection (`Connection: close`).
 
@@ -25,8 +43,8 @@ use std::net::{TcpListener, TcpStream};
 use std::process::ExitCode;
 use std::time::Duration;
 
-use mcp_reference::http::{Binding, Bound, Request};
-use mcp_reference::{Config, Server};
+use mcp_reference::http::{Binding, Bound, Keys, Request, Trust};
+use mcp_reference::{Config, Direct, Server};
 use mcp_reference_testkit::http::{conforming, is_mirrored};
 use mcp_reference_testkit::model::http::Listen;
 
@@ -36,11 +54,18 @@ struct Faults {
     no_allow: bool,
     errors_as_200: bool,
     sse: bool,
+    accept_expired: bool,
+    accept_no_aud: bool,
+    error_without_credentials: bool,
+    no_challenge_scope: bool,
+    echo_token: bool,
+    one_user: bool,
 }
 
 fn main() -> ExitCode {
     let mut faults = Faults::default();
     let mut config = Config::default();
+    let mut port = 0u16;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
@@ -48,6 +73,19 @@ fn main() -> ExitCode {
             "--no-allow" => faults.no_allow = true,
             "--errors-as-200" => faults.errors_as_200 = true,
             "--sse" => faults.sse = true,
+            "--accept-expired" => faults.accept_expired = true,
+            "--accept-no-aud" => faults.accept_no_aud = true,
+            "--error-without-credentials" => faults.error_without_credentials = true,
+            "--no-challenge-scope" => faults.no_challenge_scope = true,
+            "--echo-token" => faults.echo_token = true,
+            "--one-user" => faults.one_user = true,
+            "--port" => match args.next().and_then(|p| p.parse().ok()) {
+                Some(p) => port = p,
+                None => {
+                    eprintln!("faulty_http_server: --port needs a number");
+                    return ExitCode::from(2);
+                }
+            },
             "--config" => {
                 let Some(path) = args.next() else {
                     eprintln!("faulty_http_server: --config needs a file");
@@ -67,7 +105,7 @@ fn main() -> ExitCode {
             }
         }
     }
-    let listener = match TcpListener::bind("127.0.0.1:0") {
+    let listener = match TcpListener::bind(("127.0.0.1", port)) {
         Ok(l) => l,
         Err(e) => {
             eprintln!("faulty_http_server: cannot listen: {e}");
@@ -90,8 +128,30 @@ fn main() -> ExitCode {
         "serving MCP over HTTP at http://127.0.0.1:{port}{}",
         config.http().endpoint
     );
+    let keys = config
+        .http()
+        .authorization
+        .as_ref()
+        .and_then(|a| a.oauth())
+        .and_then(|s| s.jwks.as_ref())
+        .map(Keys::from_jwks)
+        .transpose();
+    let keys = match keys {
+        Ok(keys) => keys.unwrap_or_default(),
+        Err(e) => {
+            eprintln!("faulty_http_server: bad jwks: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let context = Context {
+        binding: &binding,
+        config: &config,
+        listen,
+        faults: &faults,
+        keys: &keys,
+    };
     for stream in listener.incoming().flatten() {
-        let _ = serve(stream, &binding, &config, listen, &faults);
+        let _ = serve(stream, &context);
     }
     ExitCode::SUCCESS
 }
@@ -151,13 +211,37 @@ fn read_body(
     Some(body)
 }
 
-fn serve(
-    mut stream: TcpStream,
-    binding: &Binding,
-    config: &Config,
+/// What every connection is served with.
+struct Context<'a> {
+    binding: &'a Binding,
+    config: &'a Config,
     listen: Listen,
-    faults: &Faults,
-) -> std::io::Result<()> {
+    faults: &'a Faults,
+    keys: &'a Keys,
+}
+
+/// The bearer token of the request, if one `Authorization: Bearer` came.
+fn token(lines: &[(String, Vec<u8>)]) -> Option<String> {
+    lines
+        .iter()
+        .find(|(n, _)| n.eq_ignore_ascii_case("authorization"))
+        .and_then(|(_, v)| std::str::from_utf8(v).ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .map(|t| t.trim().to_owned())
+}
+
+/// The claims of a token, unverified.
+fn claims(token: &str) -> Option<serde_json::Value> {
+    use base64::Engine as _;
+    let part = token.split('.').nth(1)?;
+    let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD
+        .decode(part)
+        .ok()?;
+    serde_json::from_slice(&bytes).ok()
+}
+
+fn serve(mut stream: TcpStream, cx: &Context<'_>) -> std::io::Result<()> {
+    let (binding, config, listen, faults) = (cx.binding, cx.config, cx.listen, cx.faults);
     stream.set_read_timeout(Some(Duration::from_secs(5)))?;
     let Some((method, target, mut lines, rest)) = read_head(&mut stream) else {
         return Ok(());
@@ -167,13 +251,64 @@ fn serve(
         .iter()
         .map(|(n, v)| (n.as_str(), v.as_slice()))
         .collect();
-    let refused = binding.check_head(&Request {
-        method: &method,
-        target: &target,
-        headers: &head,
-        body: &[],
-    });
-    let body = match refused {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or_default();
+    let trust = Trust {
+        keys: cx.keys,
+        now: if faults.accept_expired {
+            now - 7200
+        } else {
+            now
+        },
+        verified: None,
+    };
+    let judged = binding.head(
+        &Request {
+            method: &method,
+            target: &target,
+            headers: &head,
+            body: &[],
+        },
+        &trust,
+    );
+    let bearer = token(&lines);
+    // --accept-no-aud: a token without `aud` is its `sub`'s, unverified.
+    let unverified = bearer
+        .as_deref()
+        .and_then(claims)
+        .filter(|c| faults.accept_no_aud && c.get("aud").is_none())
+        .and_then(|c| c.get("sub")?.as_str().map(str::to_owned))
+        .and_then(|sub| config.clone().with_user(sub).ok())
+        .map(Server::new);
+    let (mut refused, server) = match (judged, &unverified) {
+        (_, Some(server)) => (None, Some(server)),
+        (Ok(_), None) if faults.one_user => (None, Some(binding.server())),
+        (Ok(admitted), None) => (None, Some(admitted.server)),
+        (Err(response), None) => (Some(response), None),
+    };
+    if let Some(r) = refused.as_mut()
+        && let Some(challenge) = r.challenge.as_mut()
+    {
+        if faults.error_without_credentials && bearer.is_none() && !challenge.contains("error=") {
+            *challenge = challenge.replacen("Bearer ", "Bearer error=\"invalid_token\", ", 1);
+        }
+        if faults.no_challenge_scope {
+            let params: Vec<&str> = challenge
+                .trim_start_matches("Bearer ")
+                .split(", ")
+                .filter(|p| !p.starts_with("scope="))
+                .collect();
+            *challenge = format!("Bearer {}", params.join(", "));
+        }
+        if faults.echo_token
+            && let Some(t) = &bearer
+        {
+            challenge.push_str(&format!(", error_description=\"token {t} rejected\""));
+        }
+    }
+    let body = match &refused {
         Some(_) => Vec::new(),
         None => match read_body(&mut stream, &lines, rest) {
             Some(body) => body,
@@ -192,15 +327,18 @@ fn serve(
         .iter()
         .map(|(n, v)| (n.as_str(), v.as_slice()))
         .collect();
-    let response = match refused {
-        Some(response) => response,
-        None => binding.respond(&Request {
-            method: &method,
-            target: &target,
-            headers: &headers,
-            body: &body,
-        }),
+    let request = Request {
+        method: &method,
+        target: &target,
+        headers: &headers,
+        body: &body,
     };
+    let response = match (refused, server) {
+        (Some(response), _) => response,
+        (None, Some(server)) => binding.respond_as(server, &request, &mut Direct),
+        (None, None) => binding.respond(&request),
+    };
+    let challenge = response.challenge.clone();
     let mut status = response.status;
     let mut out_headers: Vec<(&str, &str)> = response.headers.to_vec();
     let mut out_body = response.body;
@@ -218,6 +356,9 @@ fn serve(
     let mut head = format!("HTTP/1.1 {status} Status\r\n");
     for (n, v) in out_headers {
         head.push_str(&format!("{n}: {v}\r\n"));
+    }
+    if let Some(challenge) = challenge {
+        head.push_str(&format!("www-authenticate: {challenge}\r\n"));
     }
     head.push_str(&format!(
         "content-length: {}\r\nconnection: close\r\n\r\n",

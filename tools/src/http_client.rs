@@ -167,18 +167,21 @@ pub fn send(url: &Url, request: &Request, timeout: Duration) -> Result<Response,
         .set_write_timeout(Some(timeout))
         .and_then(|()| stream.write_all(&head))
         .map_err(|e| format!("cannot send the request: {e}"))?;
+    // A response to HEAD ends with its head, whatever its Content-Length
+    // says (RFC 9110 section 9.3.2).
+    let head_only = request.method == "HEAD";
     let mut buf = Vec::new();
     let mut chunk = [0u8; 16 * 1024];
     loop {
         let left = timeout.saturating_sub(start.elapsed());
         if left.is_zero() {
-            return parse(&buf, true)
+            return parse(&buf, true, head_only)
                 .ok_or_else(|| format!("no complete response within {timeout:?}"));
         }
         let _ = stream.set_read_timeout(Some(left));
         match stream.read(&mut chunk) {
             Ok(0) => {
-                return parse(&buf, true)
+                return parse(&buf, true, head_only)
                     .ok_or_else(|| "the connection closed before a complete response".into());
             }
             Ok(n) => {
@@ -186,7 +189,7 @@ pub fn send(url: &Url, request: &Request, timeout: Duration) -> Result<Response,
                 if buf.len() > MAX_RESPONSE {
                     return Err(format!("the response is over {MAX_RESPONSE} bytes"));
                 }
-                if let Some(response) = parse(&buf, false) {
+                if let Some(response) = parse(&buf, false, head_only) {
                     return Ok(response);
                 }
             }
@@ -196,7 +199,7 @@ pub fn send(url: &Url, request: &Request, timeout: Duration) -> Result<Response,
                     std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
                 ) =>
             {
-                return parse(&buf, true)
+                return parse(&buf, true, head_only)
                     .ok_or_else(|| format!("no complete response within {timeout:?}"));
             }
             Err(e) => return Err(format!("reading the response failed: {e}")),
@@ -205,8 +208,9 @@ pub fn send(url: &Url, request: &Request, timeout: Duration) -> Result<Response,
 }
 
 /// A complete response from `buf`, if there is one yet (`closed`: the
-/// connection ended, so a body without a length ends here).
-fn parse(buf: &[u8], closed: bool) -> Option<Response> {
+/// connection ended, so a body without a length ends here; `head_only`:
+/// the answer to a HEAD, whose body is whatever came after the head).
+fn parse(buf: &[u8], closed: bool, head_only: bool) -> Option<Response> {
     let mut headers = [httparse::EMPTY_HEADER; 64];
     let mut parsed = httparse::Response::new(&mut headers);
     let httparse::Status::Complete(head_len) = parsed.parse(buf).ok()? else {
@@ -230,7 +234,9 @@ fn parse(buf: &[u8], closed: bool) -> Option<Response> {
             .find(|(n, _)| n == name)
             .map(|(_, v)| v.as_str())
     };
-    let body = if get("transfer-encoding").is_some_and(|v| v.eq_ignore_ascii_case("chunked")) {
+    let body = if head_only {
+        rest.to_vec()
+    } else if get("transfer-encoding").is_some_and(|v| v.eq_ignore_ascii_case("chunked")) {
         dechunk(rest)?
     } else if let Some(len) = get("content-length").and_then(|v| v.parse::<usize>().ok()) {
         rest.get(..len)?.to_vec()
@@ -284,11 +290,24 @@ mod tests {
 
     #[test]
     fn responses_by_length_chunks_and_sse() {
-        let r = parse(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}", false).unwrap();
+        let r = parse(
+            b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}",
+            false,
+            false,
+        )
+        .unwrap();
         assert_eq!(r.body, b"{}");
-        assert!(parse(b"HTTP/1.1 200 OK\r\nContent-Length: 3\r\n\r\n{}", false).is_none());
+        assert!(
+            parse(
+                b"HTTP/1.1 200 OK\r\nContent-Length: 3\r\n\r\n{}",
+                false,
+                false
+            )
+            .is_none()
+        );
         let r = parse(
             b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n",
+            false,
             false,
         )
         .unwrap();
@@ -298,7 +317,15 @@ mod tests {
             "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nContent-Length: {}\r\n\r\n{events}",
             events.len()
         );
-        let r = parse(sse.as_bytes(), false).unwrap();
+        let r = parse(sse.as_bytes(), false, false).unwrap();
         assert_eq!(r.reply().unwrap()["id"], 1);
+        // A HEAD's response ends with its head, whatever its length says.
+        let r = parse(
+            b"HTTP/1.1 200 OK\r\nContent-Length: 30\r\n\r\n",
+            false,
+            true,
+        )
+        .unwrap();
+        assert!(r.body.is_empty());
     }
 }

@@ -171,7 +171,7 @@ pub struct HttpOptions {
 
 const META: &str = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#;
 
-fn body(id: u32, method: &str, params: &str) -> Vec<u8> {
+pub(super) fn body(id: u32, method: &str, params: &str) -> Vec<u8> {
     let comma = if params.is_empty() { "" } else { "," };
     format!(
         r#"{{"jsonrpc":"2.0","id":{id},"method":"{method}","params":{{{params}{comma}{META}}}}}"#
@@ -179,17 +179,17 @@ fn body(id: u32, method: &str, params: &str) -> Vec<u8> {
     .into_bytes()
 }
 
-struct Run {
-    url: Url,
-    timeout: Duration,
-    ends: Instant,
-    listen: Listen,
-    config: Config,
+pub(super) struct Run {
+    pub(super) url: Url,
+    pub(super) timeout: Duration,
+    pub(super) ends: Instant,
+    pub(super) listen: Listen,
+    pub(super) config: Config,
 }
 
 impl Run {
     /// The request a conforming client sends with `body`.
-    fn post(&self, body: Vec<u8>) -> HttpRequest {
+    pub(super) fn post(&self, body: Vec<u8>) -> HttpRequest {
         let mut headers = conforming(&self.config, self.listen, &body);
         headers.retain(|(n, _)| !n.eq_ignore_ascii_case("host"));
         headers.push(("Host".into(), self.url.authority.clone().into_bytes()));
@@ -201,7 +201,7 @@ impl Run {
         }
     }
 
-    fn send(&self, request: &HttpRequest) -> Result<Response, Outcome> {
+    pub(super) fn send(&self, request: &HttpRequest) -> Result<Response, Outcome> {
         if Instant::now() >= self.ends {
             return Err(Outcome::NotRun(
                 "the run's deadline passed (raise --deadline-ms)".into(),
@@ -263,7 +263,7 @@ impl Run {
     }
 }
 
-fn show_request(r: &HttpRequest) -> String {
+pub(super) fn show_request(r: &HttpRequest) -> String {
     let mut out = format!("{} {}", r.method, r.target);
     for (n, v) in &r.headers {
         out.push_str(&format!("\n{n}: {}", String::from_utf8_lossy(v)));
@@ -273,7 +273,7 @@ fn show_request(r: &HttpRequest) -> String {
     out
 }
 
-fn show_response(r: &Response) -> String {
+pub(super) fn show_response(r: &Response) -> String {
     let mut out = format!("{}", r.status);
     for (n, v) in &r.headers {
         out.push_str(&format!("\n{n}: {v}"));
@@ -282,7 +282,7 @@ fn show_response(r: &Response) -> String {
     out
 }
 
-fn cut(text: &str) -> String {
+pub(super) fn cut(text: &str) -> String {
     if text.chars().count() > 400 {
         format!("{}...", text.chars().take(400).collect::<String>())
     } else {
@@ -290,7 +290,7 @@ fn cut(text: &str) -> String {
     }
 }
 
-fn set(request: &mut HttpRequest, name: &str, value: Option<&[u8]>) {
+pub(super) fn set(request: &mut HttpRequest, name: &str, value: Option<&[u8]>) {
     request
         .headers
         .retain(|(n, _)| !n.eq_ignore_ascii_case(name));
@@ -301,7 +301,7 @@ fn set(request: &mut HttpRequest, name: &str, value: Option<&[u8]>) {
 
 /// The textbook configuration, with the URL's path as its endpoint, so
 /// that the model judges the same path the server serves.
-fn config_for(url: &str) -> Config {
+pub(super) fn config_for(url: &str) -> Config {
     let path = Url::parse(url).map(|u| u.path).unwrap_or_default();
     let http = mcp_reference::HttpSettings {
         endpoint: path,
@@ -542,7 +542,7 @@ pub fn run_http(options: &HttpOptions) -> Result<Report, String> {
 }
 
 /// 200, a JSON or SSE body, and a JSON-RPC result with id `id`.
-fn post_json(request: &HttpRequest, response: &Response, id: i64) -> Outcome {
+pub(super) fn post_json(request: &HttpRequest, response: &Response, id: i64) -> Outcome {
     let fail = |reason: String| {
         Outcome::Fail(Failure {
             reason,
@@ -602,7 +602,7 @@ mod tests {
     fn every_check_names_a_statement_of_its_level() {
         let docs = include_str!("../../../docs/check.md");
         let coverage = include_str!("../../../docs/spec-coverage.md");
-        for c in HTTP_CHECKS {
+        for c in HTTP_CHECKS.iter().chain(super::super::auth::AUTH_CHECKS) {
             let statement = c.source;
             if let Some(row) = statement.strip_prefix("textbook:") {
                 let rows = include_str!("../../../docs/rows.json");

@@ -26,15 +26,19 @@
 //! | `warm` | `stateless.warm`: the request checks again on a warm process |
 //! | [`report`] | outcomes, verdict, table and JSON |
 //! | [`http`] | `check --http URL`: the Streamable HTTP binding's checks, over [`crate::http_client`] |
+//! | [`auth`] | `check --http URL --auth`: the authorization checks, with tokens of its own |
+//! | [`issuer`] | the loopback authorization server `--auth` starts (metadata and keys) |
 //!
 //! Spec: 2026-07-28 `basic/transports/stdio.mdx` (how a client launches and
 //! talks to a stdio server); each check's own section is in the catalog and
 //! in `docs/check.md`.
 
+pub mod auth;
 pub mod catalog;
 pub mod ctx;
 pub mod features;
 pub mod http;
+pub mod issuer;
 mod jsonrpc;
 pub mod probes;
 pub mod report;

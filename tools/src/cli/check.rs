@@ -103,6 +103,36 @@ pub(crate) struct Args {
     #[arg(long, requires = "vectors", conflicts_with = "http")]
     fresh_each: bool,
 
+    /// With --http: check the server as an OAuth 2.1 protected resource
+    /// instead (docs/check.md, "Authorization"). A loopback authorization
+    /// server of check's own (its RFC 8414 metadata and JWK Set) is started
+    /// at --issuer-addr first, and the values to configure the server with
+    /// are printed on stderr; then the server at URL is waited for and
+    /// judged with tokens check mints. With a command after `--`, check
+    /// starts that command once its issuer is up (with MCP_CHECK_ISSUER,
+    /// MCP_CHECK_JWKS_URI, MCP_CHECK_RESOURCE and MCP_CHECK_SCOPE in its
+    /// environment) and stops it at the end. Not with --vectors.
+    #[arg(long, requires = "http", conflicts_with = "vectors")]
+    auth: bool,
+
+    /// With --auth: where the loopback issuer listens; its issuer
+    /// identifier is http://ADDR. A loopback address; port 0 picks a free
+    /// one (useful only with a command after `--`, which reads
+    /// MCP_CHECK_ISSUER).
+    #[arg(long, value_name = "ADDR", default_value = check::auth::DEFAULT_ISSUER_ADDR, requires = "auth")]
+    issuer_addr: String,
+
+    /// With --auth: the scope the server requires of every request; the
+    /// valid tokens carry it, the insufficient-scope probe does not.
+    #[arg(long, value_name = "SCOPE", default_value = check::auth::DEFAULT_SCOPE, requires = "auth")]
+    scope: String,
+
+    /// With --auth: how long to wait, in milliseconds, for the server to
+    /// accept connections at URL once the issuer is up (the command after
+    /// `--` starting, or a server started by hand).
+    #[arg(long, value_name = "N", default_value_t = 30_000, requires = "auth", value_parser = clap::value_parser!(u64).range(1..))]
+    wait_ms: u64,
+
     /// The server's command and its arguments, after `--`.
     #[arg(last = true, required_unless_present = "http", value_name = "CMD")]
     command: Vec<OsString>,
@@ -121,7 +151,16 @@ pub(crate) fn run(args: Args) -> ExitCode {
     if args.vectors {
         return replay(args);
     }
+    if args.auth {
+        return auth(args);
+    }
     if let Some(url) = args.http.clone() {
+        if !args.command.is_empty() {
+            eprintln!(
+                "mcp-reference check: a server command after -- goes with --http only when --auth is given"
+            );
+            return ExitCode::from(2);
+        }
         let options = check::http::HttpOptions {
             url,
             timeout: Duration::from_millis(args.timeout_ms),
@@ -194,5 +233,100 @@ fn printed(outcome: Result<(String, u8), String>) -> ExitCode {
             eprintln!("mcp-reference check: {e}");
             ExitCode::from(2)
         }
+    }
+}
+
+/// `check --http URL --auth [-- CMD]`: the issuer first, then the server
+/// (started here when a command is given), then the checks.
+fn auth(args: Args) -> ExitCode {
+    let Some(url) = args.http.clone() else {
+        eprintln!("mcp-reference check: --auth needs --http URL");
+        return ExitCode::from(2);
+    };
+    let options = check::auth::AuthOptions {
+        url: url.clone(),
+        issuer_addr: args.issuer_addr.clone(),
+        scope: args.scope.clone(),
+        timeout: Duration::from_millis(args.timeout_ms),
+        deadline: Duration::from_millis(args.deadline_ms),
+    };
+    let started = match check::auth::AuthCheck::start(&options) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("mcp-reference check: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    eprint!("{}", started.setup().text());
+    let mut child = None;
+    if let Some((program, rest)) = args.command.split_first() {
+        let mut command = std::process::Command::new(program);
+        command
+            .args(rest)
+            .envs(started.setup().env())
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null());
+        match command.spawn() {
+            Ok(c) => child = Some(Server(c)),
+            Err(e) => {
+                eprintln!(
+                    "mcp-reference check: cannot start {}: {e}",
+                    program.to_string_lossy()
+                );
+                return ExitCode::from(2);
+            }
+        }
+    }
+    let authority = match mcp_reference_tools::http_client::Url::parse(&url) {
+        Ok(u) => u.authority,
+        Err(e) => {
+            eprintln!("mcp-reference check: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let until = std::time::Instant::now() + Duration::from_millis(args.wait_ms);
+    loop {
+        if std::net::TcpStream::connect(&authority).is_ok() {
+            break;
+        }
+        if let Some(Server(c)) = child.as_mut()
+            && let Ok(Some(status)) = c.try_wait()
+        {
+            eprintln!(
+                "mcp-reference check: the server command exited ({status}) before {url} answered"
+            );
+            return ExitCode::from(2);
+        }
+        if std::time::Instant::now() >= until {
+            eprintln!(
+                "mcp-reference check: nothing accepted connections at {url} within {} ms (raise --wait-ms)",
+                args.wait_ms
+            );
+            return ExitCode::from(2);
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let outcome = started.run();
+    let started_one = child.is_some();
+    drop(child);
+    match outcome {
+        Ok(mut report) => {
+            report.processes = usize::from(started_one);
+            print_report(&report, args.json)
+        }
+        Err(e) => {
+            eprintln!("mcp-reference check: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// A server process `check --auth` started: stopped when dropped.
+struct Server(std::process::Child);
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
     }
 }
