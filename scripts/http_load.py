@@ -170,6 +170,11 @@ def main():
           f"peak RSS {f['rss_kib'] / 1024:.1f} MiB")
     print(f"ratios server/floor: rate {s['rps'] / f['rps']:.2f}, p99 {s['p99'] / f['p99']:.2f}, "
           f"p50 {s['p50'] / f['p50']:.2f}; loadavg after {os.getloadavg()[0]:.2f}")
+    # Each round's server run and floor run are seconds apart: the median of
+    # the rounds' own ratios is the figure least moved by the machine's drift.
+    rounds = [a["rps"] / b["rps"] for a, b in zip(results["server"], results["floor"])]
+    print("rate ratio per round: " + ", ".join(f"{r:.2f}" for r in rounds)
+          + f"; median {statistics.median(rounds):.2f}")
     shutil.rmtree(work, ignore_errors=True)
     sys.exit(1 if failed else 0)
 

@@ -236,14 +236,23 @@ async fn answer(
     };
     let generation = source.generation();
     let cached = token.and_then(|t| tokens.get(t, now, generation));
-    let keys = match (token, &cached) {
-        (Some(t), None) => source.keys_for(kid_of(t).as_deref()).await,
-        _ => source.keys(),
+    // The keys only when a token is to be verified now: a cached token, no
+    // token and no authorization need none.
+    let (fetched, none);
+    let keys: &Keys = match (token, &cached) {
+        (Some(t), None) => {
+            fetched = source.keys_for(kid_of(t).as_deref()).await;
+            &fetched
+        }
+        _ => {
+            none = Keys::default();
+            &none
+        }
     };
     let trust = Trust {
-        keys: &keys,
+        keys,
         now,
-        verified: cached.as_ref(),
+        verified: cached.as_deref(),
     };
     let response = match binding.head(&head, &trust) {
         Err(refused) => refused,

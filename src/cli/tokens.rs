@@ -20,7 +20,7 @@
 //! validated, for no longer than it is valid); rows A5, A7, A8.
 
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use mcp_reference::http::Identity;
 use rsa::sha2::{Digest as _, Sha256};
@@ -31,7 +31,7 @@ pub(crate) const CAPACITY: usize = 4096;
 /// The cache, shared by every connection.
 #[derive(Default)]
 pub(crate) struct Tokens {
-    entries: Mutex<HashMap<[u8; 32], (Identity, u64)>>,
+    entries: Mutex<HashMap<[u8; 32], (Arc<Identity>, u64)>>,
 }
 
 fn key(token: &str) -> [u8; 32] {
@@ -41,10 +41,11 @@ fn key(token: &str) -> [u8; 32] {
 impl Tokens {
     /// The identity remembered for `token`, if it has not expired at `now`
     /// and was verified with the key set of `generation`.
-    pub(crate) fn get(&self, token: &str, now: u64, generation: u64) -> Option<Identity> {
+    pub(crate) fn get(&self, token: &str, now: u64, generation: u64) -> Option<Arc<Identity>> {
+        let key = key(token);
         let entries = self.entries.lock().ok()?;
         entries
-            .get(&key(token))
+            .get(&key)
             .filter(|(identity, verified_by)| now < identity.expires && *verified_by == generation)
             .map(|(identity, _)| identity.clone())
     }
@@ -52,6 +53,7 @@ impl Tokens {
     /// Remembers `identity` for `token`, verified with the key set of
     /// `generation`.
     pub(crate) fn put(&self, token: &str, identity: Identity, now: u64, generation: u64) {
+        let key = key(token);
         let Ok(mut entries) = self.entries.lock() else {
             return;
         };
@@ -63,7 +65,7 @@ impl Tokens {
                 entries.clear();
             }
         }
-        entries.insert(key(token), (identity, generation));
+        entries.insert(key, (Arc::new(identity), generation));
     }
 
     /// How many entries there are.

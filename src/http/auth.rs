@@ -355,9 +355,9 @@ pub fn kid_of(token: &str) -> Option<String> {
 fn is_token68(value: &[u8]) -> bool {
     let body = value.iter().rposition(|&b| b != b'=').map_or(0, |i| i + 1);
     body > 0
-        && value[..body]
-            .iter()
-            .all(|b| b.is_ascii_alphanumeric() || b"-._~+/".contains(b))
+        && value[..body].iter().all(|b| {
+            matches!(b, b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' | b'+' | b'/')
+        })
 }
 
 /// What the `Authorization` headers of a request hold (A3, A4).
