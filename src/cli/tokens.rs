@@ -28,10 +28,14 @@ use rsa::sha2::{Digest as _, Sha256};
 /// Entries kept at most.
 pub(crate) const CAPACITY: usize = 4096;
 
+/// A verified token's identity and the generation of the key set that
+/// verified it.
+type Entry = (Arc<Identity>, u64);
+
 /// The cache, shared by every connection.
 #[derive(Default)]
 pub(crate) struct Tokens {
-    entries: Mutex<HashMap<[u8; 32], (Arc<Identity>, u64)>>,
+    entries: Mutex<HashMap<[u8; 32], Entry>>,
 }
 
 fn key(token: &str) -> [u8; 32] {
