@@ -35,13 +35,29 @@ fn request(addr: &str, method: &str, target: &str, token: Option<&str>, order: &
     out.into_bytes()
 }
 
+/// Now, in seconds since the Unix epoch: the driver reads the real clock.
+fn unix_now() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs()
+}
+
+/// A token for mira from `iss`, signed by `by`'s ES256 key `kid`, valid
+/// for ten minutes from `now`.
+fn mira_token(by: &Issuer, iss: &str, kid: &str, now: u64) -> String {
+    let mut claims = mcp_reference_testkit::issuer::claims("mira", "orders:read");
+    claims["iss"] = iss.into();
+    claims["iat"] = now.into();
+    claims["exp"] = (now + 600).into();
+    let header = serde_json::json!({"typ": "at+jwt", "alg": "ES256", "kid": kid});
+    by.mint(&header, &claims)
+}
+
 #[test]
 fn tokens_choose_the_user_and_never_reach_the_log() {
     // Tokens valid for a while from now: the driver reads the real clock.
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_secs();
+    let now = unix_now();
     let issuer = Issuer::default();
     let mint = |sub: &str| {
         let mut claims = mcp_reference_testkit::issuer::claims(sub, "orders:read");
@@ -232,10 +248,7 @@ fn exchange_once<S: std::io::Read + Write>(
 /// refused, not served from the cache until it expires.
 #[test]
 fn keys_are_fetched_from_the_issuer_and_refetched_after_a_rotation() {
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_secs();
+    let now = unix_now();
     let (before, after) = (Issuer::new(1), Issuer::new(2));
     let issuer = MiniIssuer::start(before.jwks());
     let mut s = settings(before.jwks());
@@ -246,14 +259,7 @@ fn keys_are_fetched_from_the_issuer_and_refetched_after_a_rotation() {
     std::fs::write(&path, config.to_json()).unwrap();
     let server = Server::start(&["--config", path.to_str().unwrap()]);
     assert_eq!(issuer.fetches.load(std::sync::atomic::Ordering::SeqCst), 1);
-    let mint = |by: &Issuer, kid: &str| {
-        let mut claims = mcp_reference_testkit::issuer::claims("mira", "orders:read");
-        claims["iss"] = issuer.url.clone().into();
-        claims["iat"] = now.into();
-        claims["exp"] = (now + 600).into();
-        let header = serde_json::json!({"typ": "at+jwt", "alg": "ES256", "kid": kid});
-        by.mint(&header, &claims)
-    };
+    let mint = |by: &Issuer, kid: &str| mira_token(by, &issuer.url, kid, now);
     let stream = server.connect();
     let mut writer = stream.try_clone().unwrap();
     let mut reader = BufReader::new(stream);
@@ -290,10 +296,7 @@ fn keys_are_fetched_from_the_issuer_and_refetched_after_a_rotation() {
 /// fetched (exit 2, DEC38).
 #[test]
 fn an_https_issuer_is_fetched_over_tls_and_its_certificate_checked() {
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_secs();
+    let now = unix_now();
     let keys = Issuer::new(1);
     let issuer = MiniIssuer::start_tls(keys.jwks());
     let mut s = settings(keys.jwks());
@@ -310,12 +313,7 @@ fn an_https_issuer_is_fetched_over_tls_and_its_certificate_checked() {
         ca.to_str().unwrap(),
     ]);
     assert_eq!(issuer.fetches.load(std::sync::atomic::Ordering::SeqCst), 1);
-    let mut claims = mcp_reference_testkit::issuer::claims("mira", "orders:read");
-    claims["iss"] = issuer.url.clone().into();
-    claims["iat"] = now.into();
-    claims["exp"] = (now + 600).into();
-    let header = serde_json::json!({"typ": "at+jwt", "alg": "ES256", "kid": "ec1"});
-    let token = keys.mint(&header, &claims);
+    let token = mira_token(&keys, &issuer.url, "ec1", now);
     let stream = server.connect();
     let mut writer = stream.try_clone().unwrap();
     let mut reader = BufReader::new(stream);
