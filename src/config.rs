@@ -754,6 +754,32 @@ mod tests {
     }
 
     #[test]
+    fn the_http_member_is_checked_at_load() {
+        let refused = |json: &str, expected: &str| match Config::from_json(json.as_bytes()) {
+            Ok(_) => panic!("{json} was accepted"),
+            Err(e) => assert!(e.to_string().contains(expected), "{json}: {e}"),
+        };
+        for endpoint in ["mcp", "/mcp?x", "/mcp#f", "/m cp", ""] {
+            let json = format!(r#"{{"http":{{"endpoint":{endpoint:?}}}}}"#);
+            refused(&json, "is not a path such as /mcp");
+        }
+        for field in ["allowed_origins", "allowed_hosts"] {
+            for entry in ["", "a b", "h\u{e9}"] {
+                let json = format!(r#"{{"http":{{"{field}":["ok",{entry:?}]}}}}"#);
+                refused(&json, &format!("http.{field} holds"));
+            }
+        }
+        // The authorization settings are checked against the endpoint.
+        refused(
+            r#"{"http":{"endpoint":"/other","authorization":{"resource":"http://127.0.0.1:8080/mcp","issuer":"http://127.0.0.1:9000"}}}"#,
+            "http.authorization",
+        );
+        let ok = r#"{"http":{"endpoint":"/rpc","allowed_origins":["http://localhost:8080"],"allowed_hosts":["mcp.example:80"],"authorization":{"resource":"http://127.0.0.1:8080/rpc","issuer":"http://127.0.0.1:9000"}}}"#;
+        let config = Config::from_json(ok.as_bytes()).unwrap();
+        assert_eq!(config.http().endpoint, "/rpc");
+    }
+
+    #[test]
     fn empty_file_means_defaults() {
         assert_eq!(Config::from_json(b"{}").unwrap(), Config::default());
     }
