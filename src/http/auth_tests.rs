@@ -244,6 +244,18 @@ fn credentials_come_from_one_authorization_header_only() {
     assert_eq!(one(b"Bearer a b"), Credentials::Malformed);
     assert_eq!(one(b"Bearer =="), Credentials::Malformed);
     assert_eq!(one(b"Bearer a\"b"), Credentials::Malformed);
+    assert_eq!(one(b"Bearer a=b"), Credentials::Malformed);
+    // Every character token68 allows, and none of its neighbours in ASCII
+    // (each at the end of a long token: every byte is judged).
+    let all = "AZaz09-._~+/MNmn45";
+    let leaked: &'static str = Box::leak(format!("Bearer {all}=").into_boxed_str());
+    assert_eq!(one(leaked.as_bytes()), Credentials::Bearer(&leaked[7..]));
+    for bad in [b'@', b'[', b'`', b'{', b':', b',', b'*', b'\x7f', b'\xc3'] {
+        let mut token = format!("Bearer {}", "a".repeat(700)).into_bytes();
+        token.push(bad);
+        let token: &'static [u8] = Box::leak(token.into_boxed_slice());
+        assert_eq!(one(token), Credentials::Malformed, "{bad}");
+    }
     let two = credentials(&request(&[
         ("authorization", b"Bearer a"),
         ("Authorization", b"Bearer a"),
