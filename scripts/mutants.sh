@@ -1,24 +1,42 @@
 #!/usr/bin/env bash
-# cargo-mutants on the core (docs/fuzzing.md, "cargo-mutants on the core").
+# cargo-mutants on the root package (docs/fuzzing.md, "cargo-mutants on the
+# core").
 #
-# Usage: bash scripts/mutants.sh [K/N] [more cargo-mutants arguments]
-#   bash scripts/mutants.sh 0/5                 # a round-robin fifth
-#   bash scripts/mutants.sh 0/1 --in-diff D     # the mutants a diff touches
+# Usage: bash scripts/mutants.sh [driver] [K/N] [more cargo-mutants arguments]
+#   bash scripts/mutants.sh 0/5                 # a round-robin fifth of the core
+#   bash scripts/mutants.sh 0/1 --in-diff D     # the core's mutants a diff touches
+#   bash scripts/mutants.sh driver 0/1          # the binary's front end
 #
-# Mutates the root package's src/ (the core, the session, the legacy path,
-# the stdio driver; not the binary's front end in src/cli/ and src/main.rs)
-# in a scratch copy of the working tree, never in the tree itself, and runs
-# the tests that exercise them: the unit tests, behavior, golden, canonical,
+# The core (the default): mutates the root package's src/ but the binary's
+# front end (the core, the session, the legacy path, the stdio driver, the
+# HTTP binding and its authorization step, the catalog) and runs the tests
+# that exercise them: the unit tests, behavior, golden, canonical,
 # properties, rows, legacy, spec_rules, state_machine, fuzz_replay (the
 # committed fuzz corpora through the fuzz checks), binary (the stdio
-# driver in the real binary) and http (the HTTP binding against the model),
-# built with the
-# `mutants` profile (Cargo.toml). The results go to target/mutants-out/
-# (MUTANTS_OUT overrides). Needs cargo-mutants (`cargo install
-# cargo-mutants --locked`). Exit status: cargo-mutants' own (0 every viable
-# mutant caught, 2 some missed, 3 some timed out, 4 the tests fail on the
-# unmutated tree); 2 as well when a usage or setup step fails.
+# driver in the real binary), http (the HTTP binding against the model),
+# http_auth (the authorization step against the model), vectors and
+# http_vectors (every committed vector re-answered byte for byte).
+#
+# `driver`: mutates src/cli/ and src/main.rs (serve --http's driver, the
+# issuer's keys and the token cache, demo, the command line) and runs the
+# binary's unit tests and the tests that run the real binary: binary,
+# http_binary, http_auth_binary, http_state_machine, golden (the demo's
+# transcript) and oidc (against oidc-provider when MCP_OIDC_PROVIDER names
+# its install, as in .ci/run; without it those tests say so and pass).
+#
+# Either runs in a scratch copy of the working tree, never in the tree
+# itself, built with the `mutants` profile (Cargo.toml). The results go to
+# target/mutants-out/ (MUTANTS_OUT overrides). Needs cargo-mutants
+# (`cargo install cargo-mutants --locked`). Exit status: cargo-mutants' own
+# (0 every viable mutant caught, 2 some missed, 3 some timed out, 4 the
+# tests fail on the unmutated tree); 2 as well when a usage or setup step
+# fails.
 set -euo pipefail
+scope=core
+if [ "${1:-}" = driver ]; then
+  scope=driver
+  shift
+fi
 shard="${1:-0/5}"
 [ "$#" -gt 0 ] && shift
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -31,19 +49,29 @@ fi
 MCP_SPEC_DIR="$(cd "${MCP_SPEC_DIR:-$root/../shared/spec}" && pwd)"
 MCP_TEXTBOOK_DIR="$(cd "${MCP_TEXTBOOK_DIR:-$root/../shared/textbook}" && pwd)"
 export MCP_SPEC_DIR MCP_TEXTBOOK_DIR
+if [ -n "${MCP_OIDC_PROVIDER:-}" ]; then
+  MCP_OIDC_PROVIDER="$(cd "$MCP_OIDC_PROVIDER" && pwd)"
+  export MCP_OIDC_PROVIDER
+fi
 out="${MUTANTS_OUT:-$root/target/mutants-out}"
 mkdir -p "$out"
 scratch="$(mktemp -d)"
 trap 'rm -rf "$scratch"' EXIT
 tar -C "$root" --exclude=./target --exclude=./fuzz/target --exclude=./fuzz/coverage \
   --exclude=./.git -cf - . | tar -C "$scratch" -xf -
-tests=(--lib --test=behavior --test=golden --test=canonical --test=properties
-  --test=rows --test=legacy --test=spec_rules --test=state_machine --test=fuzz_replay
-  --test=binary --test=http)
+if [ "$scope" = core ]; then
+  tests=(--lib --test=behavior --test=golden --test=canonical --test=properties
+    --test=rows --test=legacy --test=spec_rules --test=state_machine --test=fuzz_replay
+    --test=binary --test=http --test=http_auth --test=vectors --test=http_vectors)
+  files=(--exclude 'src/cli/**' --exclude src/main.rs)
+else
+  tests=(--bins --test=binary --test=http_binary --test=http_auth_binary
+    --test=http_state_machine --test=golden --test=oidc)
+  files=(--file 'src/cli/**' --file src/main.rs)
+fi
 args=()
 for t in "${tests[@]}"; do args+=("--cargo-arg=$t"); done
 cd "$scratch"
-cargo mutants --in-place --package mcp-reference \
-  --exclude 'src/cli/**' --exclude src/main.rs \
+cargo mutants --in-place --package mcp-reference "${files[@]}" \
   --shard "$shard" --sharding round-robin --profile mutants \
   --timeout 180 --build-timeout 900 -o "$out" "${args[@]}" "$@"
