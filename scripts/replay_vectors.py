@@ -251,8 +251,27 @@ def meets(expect, got):
             return False
         is_error = result.get("isError", False)
         return (result.get("resultType") == "complete" and isinstance(is_error, bool)
-                and is_error == expect.get("isError", False))
+                and is_error == expect.get("isError", False)
+                and discloses_nothing(expect, result))
     return False
+
+
+def discloses_nothing(expect, result):
+    """For a completion of an order id (format 5, COMP-08): no value is one
+    of the hidden ids (the orders the fixture's user may not read), and
+    total, when given, is at most total_at_most (the user's own ids that
+    match). True when the vector says neither."""
+    completion = result.get("completion")
+    completion = completion if isinstance(completion, dict) else {}
+    values = completion.get("values")
+    values = values if isinstance(values, list) else []
+    hidden = expect.get("hidden", [])
+    most = expect.get("total_at_most")
+    if isinstance(most, int) and "total" in completion:
+        total = completion["total"]
+        if not (isinstance(total, int) and not isinstance(total, bool) and 0 <= total <= most):
+            return False
+    return not any(isinstance(v, str) and v in hidden for v in values)
 
 
 def textbook_form(v):

@@ -25,7 +25,7 @@ use mcp_reference_testkit::schema::{SPEC_COMMIT, Schema, missing, spec_dir};
 use serde_json::{Value, json};
 
 /// The version of the vector format (docs/vectors.md).
-const FORMAT_VERSION: u64 = 4;
+const FORMAT_VERSION: u64 = 5;
 /// The vector files, in the order the replayers read them.
 const FILES: [&str; 6] = [
     "generic",
@@ -190,11 +190,18 @@ fn render(v: &Vector) -> String {
 /// the outcome (`reply`, `error`, `result` or `versions`), for an error
 /// the codes the row's source allows (and for a `-32022` the version its
 /// `data` names as `requested`), for a result the reference's `isError`,
-/// for `versions` the versions the reference names. A step of
+/// for `versions` the versions the reference names, for a completion of
+/// an order id (C1) the `hidden` ids and `total_at_most`. A step of
 /// a sequence whose reply is not of the row's outcome is held to
 /// `reply`; a single vector's must be (the registry and the reference
 /// agree).
-fn expect(row: &rows::Row, reply: Option<&str>, single: bool, id: &str) -> Option<Value> {
+fn expect(
+    row: &rows::Row,
+    reply: Option<&str>,
+    single: bool,
+    id: &str,
+    hidden: &[String],
+) -> Option<Value> {
     let reply = reply?;
     let read =
         model::read_reply(format!("{reply}\n").as_bytes()).unwrap_or_else(|e| panic!("{id}: {e}"));
@@ -242,6 +249,17 @@ fn expect(row: &rows::Row, reply: Option<&str>, single: bool, id: &str) -> Optio
     {
         e.insert("isError".into(), is_error.clone());
     }
+    // C1 (format 5): the completion of an order id neither suggests nor
+    // counts an order the user may not read (COMP-08, at the row's must):
+    // the model's hidden ids, and the reference's total (the model's, as
+    // checked) as the most any count may be.
+    if outcome == "result"
+        && row.id == "C1"
+        && let Some(total) = value.pointer("/result/completion/total")
+    {
+        e.insert("hidden".into(), json!(hidden));
+        e.insert("total_at_most".into(), total.clone());
+    }
     Some(Value::Object(e))
 }
 
@@ -273,6 +291,7 @@ fn schema(version: &str) -> Schema {
 /// model and the schema; returns the vector with the fresh replies.
 fn answer(v: &Vector, schemas: &BTreeMap<String, Schema>) -> Vector {
     let c = config(&v.config);
+    let hidden = model::catalog::hidden_ids(&c);
     let server = Server::new(c.clone());
     let mut fresh = v.clone();
     let mut rows_named: Vec<&'static str> = Vec::new();
@@ -340,7 +359,7 @@ fn answer(v: &Vector, schemas: &BTreeMap<String, Schema>) -> Vector {
             let own = rows::row(step_row)
                 .unwrap_or_else(|| panic!("{}: a step's row {step_row} is no row", v.id));
             line.level = Some((own.level.clone(), own.source.clone()));
-            line.expect = expect(own, line.reply.as_deref(), true, &v.id);
+            line.expect = expect(own, line.reply.as_deref(), true, &v.id, &hidden);
         }
         if ["must", "should"].contains(&fresh.level.as_str()) {
             assert!(
@@ -355,7 +374,7 @@ fn answer(v: &Vector, schemas: &BTreeMap<String, Schema>) -> Vector {
         }
     } else {
         let line = &mut fresh.lines[0];
-        line.expect = expect(row, line.reply.as_deref(), true, &v.id);
+        line.expect = expect(row, line.reply.as_deref(), true, &v.id, &hidden);
     }
     fresh
 }

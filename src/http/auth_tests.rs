@@ -284,6 +284,26 @@ fn binding() -> Binding {
     )
 }
 
+/// What a driver asks before it looks a token up or fetches keys: on
+/// only with settings, off without `http.authorization` and with the word
+/// `"none"`.
+#[test]
+fn a_binding_authorizes_only_with_settings() {
+    assert!(binding().authorizes());
+    let bound = Bound {
+        port: 8080,
+        loopback: true,
+    };
+    let plain = Binding::new(Server::new(Config::default()), bound);
+    assert!(!plain.authorizes());
+    let none = HttpSettings {
+        authorization: Some(Authorization::Word("none".into())),
+        ..HttpSettings::default()
+    };
+    let config = Config::default().with_http(none).unwrap();
+    assert!(!Binding::new(Server::new(config), bound).authorizes());
+}
+
 #[test]
 fn the_metadata_document_is_served_at_both_paths_without_a_token() {
     let b = binding();

@@ -60,6 +60,9 @@
 //!                           not exist with a result whose contents is empty
 //!   --complete-leaks        completion of order_id also suggests the orders
 //!                           of other users that match the prefix
+//!   --complete-counts-leaks completion of order_id suggests only the user's
+//!                           own orders, but its total also counts the other
+//!                           users' orders that match the prefix
 //!   --list-varies           once a resources/read has been answered,
 //!                           resources/list leaves its last resource out
 //!   --random-order          answers each request with a non-null id from a
@@ -106,6 +109,7 @@ struct Faults {
     resource_not_found_32002: bool,
     empty_contents: bool,
     complete_leaks: bool,
+    complete_counts_leaks: bool,
     list_varies: bool,
     /// With --list-varies: whether a resources/read has been answered.
     read_seen: std::cell::Cell<bool>,
@@ -136,6 +140,7 @@ fn parse() -> Result<Faults, String> {
             "--resource-not-found-32002" => f.resource_not_found_32002 = true,
             "--empty-contents" => f.empty_contents = true,
             "--complete-leaks" => f.complete_leaks = true,
+            "--complete-counts-leaks" => f.complete_counts_leaks = true,
             "--list-varies" => f.list_varies = true,
             "--slow-start" => {
                 let ms = args.next().ok_or("--slow-start needs milliseconds")?;
@@ -507,7 +512,8 @@ fn restyle(reply: &str) -> Option<String> {
 
 /// The faults of resources, prompts and completion
 /// (`--resource-not-found-32002`, `--empty-contents`, `--complete-leaks`,
-/// `--list-varies`), applied to the core's reply to `request`.
+/// `--complete-counts-leaks`, `--list-varies`), applied to the core's
+/// reply to `request`.
 fn catalog_faults(
     server: &Server,
     faults: &Faults,
@@ -551,7 +557,7 @@ fn catalog_faults(
         Some("resources/list") if faults.list_varies && faults.read_seen.get() => {
             fewer_resources(&reply).unwrap_or(reply)
         }
-        Some("completion/complete") if faults.complete_leaks => {
+        Some("completion/complete") if faults.complete_leaks || faults.complete_counts_leaks => {
             let argument = request.and_then(|v| v.pointer("/params/argument"));
             if argument.and_then(|a| a.get("name")) != Some(&Value::from("order_id")) {
                 return reply;
@@ -569,6 +575,19 @@ fn catalog_faults(
                 .collect();
             if leaked.is_empty() || !reply.contains(r#""values":["#) {
                 return reply;
+            }
+            if faults.complete_counts_leaks {
+                // The values stay the user's own; the count gives the
+                // others away.
+                let Ok(mut value) = serde_json::from_str::<Value>(&reply) else {
+                    return reply;
+                };
+                if let Some(total) = value.pointer_mut("/result/completion/total")
+                    && let Some(n) = total.as_u64()
+                {
+                    *total = Value::from(n + leaked.len() as u64);
+                }
+                return format!("{value}\n");
             }
             let empty = reply.contains(r#""values":[]"#);
             let inserted = format!(

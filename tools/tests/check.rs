@@ -170,16 +170,32 @@ fn empty_contents_for_an_unknown_resource_fails_both_statements_at_must() {
 }
 
 #[test]
-fn a_completion_that_leaks_fails_own_ids_only_at_textbook() {
-    // Which order is whose is the fixtures' data: TEXTBOOK, never in the
-    // verdict.
-    let report = run_catalog(fixture::faulty(&["--complete-leaks"]));
-    assert_catalog_fails_exactly(&report, &["completion.own-ids-only"]);
-    let Some(Outcome::Fail(f)) = report.outcome("completion.own-ids-only") else {
-        unreachable!()
-    };
-    assert!(f.reason.contains("B-205"), "{}", f.reason);
-    assert_eq!(report.verdict(), Verdict::Pass);
+fn a_completion_that_suggests_or_counts_another_users_order_fails_at_must() {
+    // Whose order is whose is the fixture's data; given it, a value or a
+    // count that shows another user's order is what COMP-08 forbids.
+    for (flag, said) in [
+        ("--complete-leaks", "suggests A-150"),
+        (
+            "--complete-counts-leaks",
+            "counts 4 orders where the user has 2",
+        ),
+    ] {
+        let report = run_catalog(fixture::faulty(&[flag]));
+        assert_catalog_fails_exactly(
+            &report,
+            &["completion.own-ids-only", "completion.foreign-as-none"],
+        );
+        let Some(Outcome::Fail(f)) = report.outcome("completion.own-ids-only") else {
+            unreachable!()
+        };
+        assert!(f.reason.contains(said), "{flag}: {}", f.reason);
+        assert!(
+            report.table().contains("MUST by COMP-08"),
+            "{}",
+            report.table()
+        );
+        assert_eq!(report.verdict(), Verdict::Fail, "{flag}");
+    }
 }
 
 #[test]

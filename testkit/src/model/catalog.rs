@@ -102,6 +102,21 @@ pub fn own_ids(config: &Config) -> Vec<String> {
     ids
 }
 
+/// The order ids the user may not read (another user's), in id order:
+/// what no completion may suggest or count (C1, COMP-08).
+pub fn hidden_ids(config: &Config) -> Vec<String> {
+    let own = own_ids(config);
+    let mut ids: Vec<String> = config
+        .orders()
+        .iter()
+        .map(|o| o.order_id.clone())
+        .filter(|id| !own.contains(id))
+        .collect();
+    ids.sort();
+    ids.dedup();
+    ids
+}
+
 /// The URI of order `id` through the template, if there is one.
 pub fn order_uri(config: &Config, id: &str) -> Option<String> {
     let t = config.catalog().order_template.as_ref()?;

@@ -268,11 +268,18 @@ pub const CHECKS: &[CheckInfo] = &[
         "completion/complete for a prompt not listed gets -32602",
     ),
     check(
-        Level::Textbook,
+        Level::Must,
         "completion.own-ids-only",
+        "COMP-08",
+        "server/utilities/completion.mdx#security",
+        "book-orders: completing order_id of reply_to_customer or the order template, from nothing or from another user's order id, neither suggests another user's order nor counts it (total at most the user's own ids that match)",
+    ),
+    check(
+        Level::Textbook,
+        "completion.foreign-as-none",
         "textbook:C1",
         "server/utilities/completion.mdx#security; docs/behavior.md DEC12",
-        "completing order_id of reply_to_customer or the order template suggests no other user's order, and another user's id as a prefix gets the reply of no order",
+        "book-orders: another user's order id as a prefix gets the completion, apart from the id, of an order id that does not exist",
     ),
     check(
         Level::Must,

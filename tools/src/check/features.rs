@@ -9,9 +9,13 @@
 //! not change with the requests that came before it, that an unknown
 //! resource is `-32602` (never `-32002`, never an empty `contents`), that
 //! an unknown prompt or a missing required argument is `-32602`, that a
-//! completion holds at most 100 values. Two checks are `TEXTBOOK`: they
-//! need the book-orders data (whose order is whose) and run only against
-//! the book-orders catalog (its order template and `reply_to_customer`).
+//! completion holds at most 100 values. Three checks need the book-orders
+//! data (whose order is whose) and run only against the book-orders
+//! catalog (its order template and `reply_to_customer`): that a completion
+//! neither suggests nor counts another user's order (`MUST`: given the
+//! data, that is the disclosure COMP-08 forbids), and that another user's
+//! order reads and completes exactly as one that does not exist
+//! (`TEXTBOOK`, DEC12).
 //!
 //! Spec: 2026-07-28 `server/resources.mdx`, `server/prompts.mdx`,
 //! `server/utilities/completion.mdx`, `server/utilities/caching.mdx`; each
@@ -20,6 +24,9 @@
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
 use serde_json::{Map, Value, json};
+
+use mcp_reference::Config;
+use mcp_reference_testkit::model;
 
 use super::ctx::{Ctx, Results, fail, skip};
 use super::report::Outcome;
@@ -195,6 +202,7 @@ const COMPLETION_CHECKS: &[&str] = &[
     "completion.values",
     "completion.unknown-prompt",
     "completion.own-ids-only",
+    "completion.foreign-as-none",
 ];
 
 fn skipped(ids: &[&'static str], capability: &str, declared: Option<bool>) -> Results {
@@ -344,25 +352,25 @@ fn resources(cx: &mut Ctx) -> (Results, Later) {
 }
 
 /// The book-orders catalog fixture (`vectors/configs/catalog.json`), whose
-/// data the `TEXTBOOK` checks hold a server to.
+/// data (which orders exist, whose each is) the book-orders checks hold a
+/// server to.
 const CATALOG_FIXTURE: &str = include_str!("../../../vectors/configs/catalog.json");
 
-/// The ids of the catalog fixture's orders its user may not read (its
-/// data: whose order is whose).
+/// The catalog fixture's order ids its user may not read, and those the
+/// user may: asked of the model.
+fn fixture_orders() -> (Vec<String>, Vec<String>) {
+    match Config::from_json(CATALOG_FIXTURE.as_bytes()) {
+        Ok(config) => (
+            model::catalog::hidden_ids(&config),
+            model::catalog::own_ids(&config),
+        ),
+        Err(_) => (Vec::new(), Vec::new()),
+    }
+}
+
+/// The ids of the catalog fixture's orders its user may not read.
 fn foreign_orders() -> Vec<String> {
-    let fixture: Value = serde_json::from_str(CATALOG_FIXTURE).unwrap_or_default();
-    let user = fixture
-        .get("user")
-        .and_then(Value::as_str)
-        .unwrap_or("mira");
-    fixture
-        .get("orders")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter(|o| o.get("owner").and_then(Value::as_str) != Some(user))
-        .filter_map(|o| o.get("order_id").and_then(Value::as_str).map(str::to_owned))
-        .collect()
+    fixture_orders().0
 }
 
 /// A reply without its id, for comparing two replies that must be the
@@ -622,10 +630,11 @@ fn completion(cx: &mut Ctx) -> Results {
                     || r.get("uri").and_then(Value::as_str) == Some(ORDER_TEMPLATE))
         })
         .collect();
-    let own_only = if book.is_empty() {
-        skip(&format!(
+    let (own_only, as_none) = if book.is_empty() {
+        let why = skip(&format!(
             "neither the book-orders prompt {ORDER_PROMPT} nor its order template {ORDER_TEMPLATE} is offered"
-        ))
+        ));
+        (why.clone(), why)
     } else {
         own_ids_only(cx, &book)
     };
@@ -633,32 +642,22 @@ fn completion(cx: &mut Ctx) -> Results {
         ("completion.values", values_outcome),
         ("completion.unknown-prompt", unknown_outcome),
         ("completion.own-ids-only", own_only),
+        ("completion.foreign-as-none", as_none),
     ]
 }
 
-/// `completion.own-ids-only`: completing `order_id` names no order the
-/// user may not read, and a prefix of another user's order gets the same
-/// completion as a prefix of no order (so the counts do not reveal it).
-fn own_ids_only(cx: &mut Ctx, refs: &[&(Value, String)]) -> Outcome {
-    let foreign = foreign_orders();
+/// `completion.own-ids-only` (MUST, COMP-08) and
+/// `completion.foreign-as-none` (TEXTBOOK): completing `order_id` from
+/// nothing and from each of another user's ids neither suggests such an
+/// order nor counts it (`total` at most the user's own ids that match:
+/// whose order is whose is the fixture's data, and given it, a value or a
+/// count that shows another user's order is the disclosure the statement
+/// forbids); and a prefix of another user's order gets the same
+/// completion as a prefix of no order (DEC12).
+fn own_ids_only(cx: &mut Ctx, refs: &[&(Value, String)]) -> (Outcome, Outcome) {
+    let (foreign, own) = fixture_orders();
+    let (mut own_only, mut as_none) = (Outcome::Pass, Outcome::Pass);
     for (i, (reference, argument)) in refs.iter().enumerate() {
-        let all = complete(cx, &format!("complete-all-{i}"), reference, argument, "");
-        let reply = match &all.reply {
-            Err(outcome) => return outcome.clone(),
-            Ok(reply) => reply,
-        };
-        let values = reply.result().and_then(|r| r.pointer("/completion/values"));
-        if let Some(leaked) = foreign.iter().find(|id| {
-            values
-                .and_then(Value::as_array)
-                .is_some_and(|v| v.iter().any(|s| s.as_str() == Some(id.as_str())))
-        }) {
-            return fail(
-                format!("completion of {argument} suggests {leaked}, another user's order"),
-                &all.line,
-                Some(reply),
-            );
-        }
         let none = complete(
             cx,
             &format!("complete-none-{i}"),
@@ -666,35 +665,64 @@ fn own_ids_only(cx: &mut Ctx, refs: &[&(Value, String)]) -> Outcome {
             argument,
             NO_SUCH_ORDER,
         );
-        let Ok(none_reply) = &none.reply else {
-            return none.reply.err().unwrap_or(Outcome::Pass);
-        };
-        for (j, id) in foreign.iter().enumerate() {
+        let none_reply = none.reply.as_ref().ok().cloned();
+        let prefixes = std::iter::once("").chain(foreign.iter().map(String::as_str));
+        for (j, prefix) in prefixes.enumerate() {
             let asked = complete(
                 cx,
                 &format!("complete-foreign-{i}-{j}"),
                 reference,
                 argument,
-                id,
+                prefix,
             );
-            match &asked.reply {
-                Err(outcome) => return outcome.clone(),
-                Ok(reply) if without_id(reply) != without_id(none_reply) => {
-                    return fail(
-                        format!(
-                            "completing {argument} from {id} (another user's order) got another \
-                             reply than from {NO_SUCH_ORDER} (no order), which got: {}",
-                            wire::show(&none_reply.line, 300)
-                        ),
-                        &asked.line,
-                        Some(reply),
-                    );
+            let reply = match &asked.reply {
+                Err(outcome) => return (outcome.clone(), outcome.clone()),
+                Ok(reply) => reply,
+            };
+            let completion = reply.result().and_then(|r| r.get("completion"));
+            let values = completion
+                .and_then(|c| c.get("values"))
+                .and_then(Value::as_array);
+            let mine = own.iter().filter(|id| id.starts_with(prefix)).count();
+            let leaked = foreign.iter().find(|id| {
+                values.is_some_and(|v| v.iter().any(|s| s.as_str() == Some(id.as_str())))
+            });
+            let total = completion.and_then(|c| c.get("total"));
+            let why = match (leaked, total) {
+                (Some(leaked), _) => Some(format!(
+                    "completion of {argument} from {prefix:?} suggests {leaked}, another user's order"
+                )),
+                (None, Some(total)) if total.as_u64().is_none_or(|t| t > mine as u64) => {
+                    Some(format!(
+                        "completion of {argument} from {prefix:?} counts {total} orders where the user has {mine} that match: the count shows another user's orders"
+                    ))
                 }
-                Ok(_) => {}
+                _ => None,
+            };
+            if let Some(why) = why
+                && own_only == Outcome::Pass
+            {
+                own_only = fail(why, &asked.line, Some(reply));
             }
+            if prefix.is_empty() || as_none != Outcome::Pass {
+                continue;
+            }
+            as_none = match &none_reply {
+                None => none.reply.clone().err().unwrap_or(Outcome::Pass),
+                Some(none_reply) if without_id(reply) != without_id(none_reply) => fail(
+                    format!(
+                        "completing {argument} from {prefix} (another user's order) got another \
+                         reply than from {NO_SUCH_ORDER} (no order), which got: {}",
+                        wire::show(&none_reply.line, 300)
+                    ),
+                    &asked.line,
+                    Some(reply),
+                ),
+                Some(_) => Outcome::Pass,
+            };
         }
     }
-    Outcome::Pass
+    (own_only, as_none)
 }
 
 /// The capabilities object of a discover result, for [`features`].
@@ -715,6 +743,8 @@ mod tests {
         assert!(foreign.contains(&"B-205".to_owned()), "{foreign:?}");
         assert!(!foreign.contains(&"A-104".to_owned()), "{foreign:?}");
         assert!(!foreign.iter().any(|id| id == NO_SUCH_ORDER));
+        let (_, own) = fixture_orders();
+        assert_eq!(own, ["A-104", "A-117"]);
     }
 
     #[test]

@@ -1,4 +1,4 @@
-//! The vector format (`vectors/`, format 4 in `docs/vectors.md`): the
+//! The vector format (`vectors/`, format 5 in `docs/vectors.md`): the
 //! committed files, built into this binary, parsed into [`Vector`]s, and
 //! how a reply is judged at each verdict level (`must`, `should`,
 //! `textbook`, `canonical`): at its own level against what the vector's
@@ -272,8 +272,9 @@ pub(crate) fn same_id(line: &str, expected: &str) -> bool {
 /// whose `data` lists the supported versions and names `requested`
 /// (VER-01, judged as `check`'s `version.unsupported` judges it); for
 /// `result`, a `result` object (no `error`) with
-/// `resultType` `"complete"` and the expected `isError` (absent: false);
-/// for `versions` (an `initialize`, VER-07), a legacy `InitializeResult`
+/// `resultType` `"complete"` and the expected `isError` (absent: false),
+/// and, where the vector names `hidden` ids, a completion that neither
+/// suggests nor counts them ([`discloses_nothing`]); for `versions` (an `initialize`, VER-07), a legacy `InitializeResult`
 /// or an error naming one of `versions`, judged as `check`'s
 /// `initialize.answer` judges it.
 pub fn meets(expect: &Value, got: &[u8]) -> bool {
@@ -335,9 +336,37 @@ pub fn meets(expect: &Value, got: &[u8]) -> bool {
                 && result.is_some_and(Value::is_object)
                 && result.and_then(|r| r.get("resultType")) == Some(&Value::from("complete"))
                 && is_error == want
+                && result.is_some_and(|r| discloses_nothing(expect, r))
         }
         _ => false,
     }
+}
+
+/// For a completion of an order id (format 5, COMP-08): no value is one
+/// of the `hidden` ids (the orders the fixture's user may not read), and
+/// `total`, when given, is at most `total_at_most` (the user's own ids
+/// that match), so neither the values nor the count disclose another
+/// user's order. True when the vector says neither.
+fn discloses_nothing(expect: &Value, result: &Value) -> bool {
+    let completion = result.get("completion");
+    let hidden = expect
+        .get("hidden")
+        .and_then(Value::as_array)
+        .map(Vec::as_slice)
+        .unwrap_or_default();
+    let suggested = completion
+        .and_then(|c| c.get("values"))
+        .and_then(Value::as_array)
+        .map(Vec::as_slice)
+        .unwrap_or_default();
+    let counted = match (
+        expect.get("total_at_most").and_then(Value::as_u64),
+        completion.and_then(|c| c.get("total")),
+    ) {
+        (Some(most), Some(total)) => total.as_u64().is_some_and(|t| t <= most),
+        _ => true,
+    };
+    counted && !suggested.iter().any(|v| hidden.contains(v))
 }
 
 /// A reply with what the `textbook` level leaves to the server taken out:
