@@ -6,7 +6,7 @@
 //! - HTTP/1.1 with keep-alive; at most [`MAX_CONNECTIONS`] connections at
 //!   once (the next waits to be accepted); a request head must arrive
 //!   within [`HEADER_TIMEOUT`].
-//! - The head is judged first ([`Binding::check_head`]): a refused or
+//! - The head is judged first ([`Binding::head`]): a refused or
 //!   oversized request is answered without reading its body; a body is
 //!   read up to the limit and no further.
 //! - SIGINT or SIGTERM: stop accepting, answer the requests in flight, close

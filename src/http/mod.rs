@@ -219,18 +219,13 @@ impl Binding {
         self.auth.is_some()
     }
 
-    /// The checks that need no body (H1 to H6, a declared `Content-Length`
-    /// included): `Some` is the response to send without reading the body.
-    /// [`Binding::respond`] runs them too; a driver calls this first so
-    /// that a refused or oversized request is never read.
-    pub fn check_head(&self, request: &Request<'_>) -> Option<Response> {
-        self.head(request, &NO_TRUST).err()
-    }
-
     /// The checks that need no body, the authorization step included (A1
-    /// to A7, H1 to H6): the core server that answers the body (the
-    /// token's user's, or the configuration's without authorization), or
-    /// the response to send without reading the body.
+    /// to A7, H1 to H6, a declared `Content-Length` included): the core
+    /// server that answers the body (the token's user's, or the
+    /// configuration's without authorization), or the response to send
+    /// without reading the body. [`Binding::respond_at`] runs them too; a
+    /// driver calls this first so that a refused or oversized request is
+    /// never read.
     pub fn head(&self, request: &Request<'_>, trust: &Trust<'_>) -> Result<Admitted<'_>, Response> {
         if let Some(metadata) = self.auth.as_ref().and_then(|a| a.metadata(request)) {
             return Err(metadata);

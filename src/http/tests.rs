@@ -88,3 +88,31 @@ fn shown_values_are_escaped_and_cut() {
         format!("{}...", "x".repeat(64))
     );
 }
+
+/// H6 at its bound: a declared `Content-Length` of exactly
+/// `max_line_bytes` is read, one more is 413 unread (as is a value that is
+/// no decimal number).
+#[test]
+fn a_declared_length_at_the_limit_is_read_and_one_more_is_not() {
+    let b = binding();
+    let limit = b.server().config().max_line_bytes();
+    let at = limit.to_string();
+    let over = (limit + 1).to_string();
+    let with = |length: &str| -> Vec<(&str, Vec<u8>)> {
+        let mut headers: Vec<(&str, Vec<u8>)> =
+            GOOD.iter().map(|(n, v)| (*n, v.to_vec())).collect();
+        headers.push(("content-length", length.as_bytes().to_vec()));
+        headers
+    };
+    let status = |length: &str| {
+        let owned = with(length);
+        let headers: Vec<(&str, &[u8])> = owned.iter().map(|(n, v)| (*n, v.as_slice())).collect();
+        b.head(&post(&headers, b""), &NO_TRUST)
+            .err()
+            .map(|r| r.status)
+    };
+    assert_eq!(status(&at), None);
+    assert_eq!(status(&format!(" {at}\t")), None);
+    assert_eq!(status(&over), Some(413));
+    assert_eq!(status("12x"), Some(413));
+}
