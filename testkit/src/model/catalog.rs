@@ -102,6 +102,15 @@ pub fn own_ids(config: &Config) -> Vec<String> {
     ids
 }
 
+/// The user's own order ids that start with `prefix`, in id order: what
+/// a completion of `order_id` suggests (the first 100) and counts (C1).
+pub fn own_matches(config: &Config, prefix: &str) -> Vec<String> {
+    own_ids(config)
+        .into_iter()
+        .filter(|i| i.starts_with(prefix))
+        .collect()
+}
+
 /// The order ids the user may not read (another user's), in id order:
 /// what no completion may suggest or count (C1, COMP-08).
 pub fn hidden_ids(config: &Config) -> Vec<String> {
@@ -254,11 +263,7 @@ fn complete(
         return fixed("C5");
     }
     let (row, matches): (&'static str, Vec<String>) = if name == "order_id" {
-        let ids = own_ids(config);
-        (
-            "C1",
-            ids.into_iter().filter(|i| i.starts_with(&value)).collect(),
-        )
+        ("C1", own_matches(config, &value))
     } else {
         let t = TONES.iter().filter(|t| t.starts_with(&value));
         ("C2", t.map(|t| t.to_string()).collect())
