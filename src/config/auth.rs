@@ -236,6 +236,8 @@ mod tests {
             Some(("http://127.0.0.1:8080", "/mcp"))
         );
         assert_eq!(check(&Authorization::Word("none".into()), "/mcp"), Ok(()));
+        // The leeway's bound is inclusive (301 is refused below).
+        assert_eq!(check(&oauth(|s| s.leeway_s = 300), "/mcp"), Ok(()));
     }
 
     #[test]

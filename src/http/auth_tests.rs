@@ -175,6 +175,44 @@ fn the_leeway_and_audience_lists_are_honoured() {
     assert!(check(without(header(), "kid"), claims()).is_ok());
 }
 
+/// Without a `kid`, the key is the only one whose type fits the
+/// algorithm, even when no key names its `alg`: an RSA key never serves
+/// ES256 nor a P-256 key RS256 (DEC33).
+#[test]
+fn without_a_kid_the_key_is_the_only_one_of_the_algorithm_s_type() {
+    let mut set = json!({"keys": []});
+    for jwk in [
+        json!({"kty": "EC", "crv": "P-256", "x": "", "y": ""}),
+        json!({"kty": "RSA", "n": "", "e": ""}),
+    ] {
+        set["keys"].as_array_mut().unwrap().push(jwk);
+    }
+    let (ec, rsa) = {
+        use rsa::traits::PublicKeyParts as _;
+        let point = ec_key().verifying_key().to_sec1_point(false);
+        let bytes = point.as_bytes().to_vec();
+        let public = rsa::PublicKey::from(rsa_key());
+        (
+            (b64(&bytes[1..33]), b64(&bytes[33..65])),
+            (
+                b64(&public.n().to_be_bytes_trimmed_vartime()),
+                b64(&public.e().to_be_bytes_trimmed_vartime()),
+            ),
+        )
+    };
+    set["keys"][0]["x"] = json!(ec.0);
+    set["keys"][0]["y"] = json!(ec.1);
+    set["keys"][1]["n"] = json!(rsa.0);
+    set["keys"][1]["e"] = json!(rsa.1);
+    let keys = Keys::from_jwks(&set).unwrap();
+    assert_eq!(keys.len(), 2);
+    for alg in ["ES256", "RS256"] {
+        let header = json!({"typ": "at+jwt", "alg": alg});
+        let token = sign(&header, &claims());
+        assert!(verify(&settings(), &keys, NOW, &token).is_ok(), "{alg}");
+    }
+}
+
 #[test]
 fn a_changed_byte_anywhere_is_refused() {
     let token = sign(&header(), &claims());
