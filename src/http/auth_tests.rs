@@ -211,6 +211,34 @@ fn without_a_kid_the_key_is_the_only_one_of_the_algorithm_s_type() {
         let token = sign(&header, &claims());
         assert!(verify(&settings(), &keys, NOW, &token).is_ok(), "{alg}");
     }
+    // Keys without their material are no keys: an RSA key with an empty
+    // modulus or exponent, a P-256 point whose coordinates are not 32
+    // bytes each. They are left out, so they neither count nor stand
+    // beside the real key as a second candidate.
+    let (x, y) = (set["keys"][0]["x"].clone(), set["keys"][0]["y"].clone());
+    let (n, e) = (set["keys"][1]["n"].clone(), set["keys"][1]["e"].clone());
+    let short = json!(b64(&[1u8; 31]));
+    let long = json!(b64(&[1u8; 33]));
+    for junk in [
+        json!({"kty": "RSA", "n": "", "e": e}),
+        json!({"kty": "RSA", "n": n, "e": ""}),
+        json!({"kty": "EC", "crv": "P-256", "x": short, "y": y}),
+        json!({"kty": "EC", "crv": "P-256", "x": x, "y": long}),
+    ] {
+        let alone = Keys::from_jwks(&json!({"keys": [junk]})).unwrap();
+        assert!(alone.is_empty(), "{junk}");
+        let mut with_junk = set.clone();
+        with_junk["keys"].as_array_mut().unwrap().push(junk.clone());
+        let keys = Keys::from_jwks(&with_junk).unwrap();
+        assert_eq!(keys.len(), 2, "{junk}");
+        for alg in ["ES256", "RS256"] {
+            let token = sign(&json!({"typ": "at+jwt", "alg": alg}), &claims());
+            assert!(
+                verify(&settings(), &keys, NOW, &token).is_ok(),
+                "{alg} {junk}"
+            );
+        }
+    }
 }
 
 #[test]
