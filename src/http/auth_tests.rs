@@ -206,6 +206,7 @@ fn without_a_kid_the_key_is_the_only_one_of_the_algorithm_s_type() {
     set["keys"][1]["e"] = json!(rsa.1);
     let keys = Keys::from_jwks(&set).unwrap();
     assert_eq!(keys.len(), 2);
+    assert!(!keys.is_empty());
     for alg in ["ES256", "RS256"] {
         let header = json!({"typ": "at+jwt", "alg": alg});
         let token = sign(&header, &claims());
