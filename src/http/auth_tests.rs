@@ -398,6 +398,8 @@ fn the_metadata_document_is_served_at_both_paths_without_a_token() {
             ..r
         });
         assert_eq!((head.status, head.body.len()), (200, 0));
+        // HEAD: GET's head without its body (RFC 9110 section 9.3.2).
+        assert_eq!(head.header("content-type"), Some("application/json"));
         let post = b.respond(&Request {
             method: "POST",
             ..r
