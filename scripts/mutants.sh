@@ -20,8 +20,8 @@
 # `driver`: mutates src/cli/ and src/main.rs (serve --http's driver, the
 # issuer's keys and the token cache, demo, the command line) and runs the
 # binary's unit tests and the tests that run the real binary: binary,
-# http_binary, http_auth_binary, http_state_machine, golden (the demo's
-# transcript) and oidc (against oidc-provider when MCP_OIDC_PROVIDER names
+# command_line, http_binary, http_auth_binary, http_state_machine, golden
+# (the demo's transcript) and oidc (against oidc-provider when MCP_OIDC_PROVIDER names
 # its install, as in .ci/run; without it those tests say so and pass).
 #
 # Either runs in a scratch copy of the working tree, never in the tree
@@ -65,7 +65,7 @@ if [ "$scope" = core ]; then
     --test=binary --test=http --test=http_auth --test=vectors --test=http_vectors)
   files=(--exclude 'src/cli/**' --exclude src/main.rs)
 else
-  tests=(--bins --test=binary --test=http_binary --test=http_auth_binary
+  tests=(--bins --test=binary --test=command_line --test=http_binary --test=http_auth_binary
     --test=http_state_machine --test=golden --test=oidc)
   files=(--file 'src/cli/**' --file src/main.rs)
 fi

@@ -375,3 +375,54 @@ fn an_https_issuer_is_fetched_over_tls_and_its_certificate_checked() {
         "{stderr}"
     );
 }
+
+/// The keys fixed in `http.authorization.jwks` are judged before the
+/// server listens (DEC38, rows A5 and A9): a set with a usable key needs no
+/// fetch, so an issuer the driver could never fetch from (plain http, not
+/// loopback) is fine; a set with no RSA or P-256 signing key, or a value
+/// that is no JWK Set, is refused in one sentence, exit 2.
+#[test]
+fn fixed_keys_are_judged_at_start_and_need_no_fetch() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
+    let write = |name: &str, jwks: &serde_json::Value| {
+        let path = dir.join(name);
+        let text = format!(
+            r#"{{"http":{{"authorization":{{"resource":"http://127.0.0.1:8080/mcp","issuer":"http://as.example","jwks":{jwks}}}}}}}"#
+        );
+        std::fs::write(&path, text).unwrap();
+        path.to_str().unwrap().to_owned()
+    };
+    let issuer = Issuer::default();
+    let usable = write("http-auth-far-issuer.json", issuer.jwks());
+    let server = Server::start(&["--config", &usable]);
+    assert!(!server.addr.is_empty());
+    drop(server);
+    for (name, jwks, said) in [
+        (
+            "http-auth-empty-jwks.json",
+            serde_json::json!({"keys": []}),
+            "http.authorization.jwks holds no RSA or P-256 signing key",
+        ),
+        (
+            "http-auth-hmac-jwks.json",
+            serde_json::json!({"keys": [{"kty": "oct", "k": "c2VjcmV0"}]}),
+            "http.authorization.jwks holds no RSA or P-256 signing key",
+        ),
+        (
+            "http-auth-not-jwks.json",
+            serde_json::json!({"keys": 5}),
+            "http.authorization.jwks: a JWK Set is an object with a keys array",
+        ),
+    ] {
+        let path = write(name, &jwks);
+        let out = std::process::Command::new(http_server::BIN)
+            .args(["--config", &path, "serve", "--http", "127.0.0.1:0"])
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{name}: {err}");
+        assert_eq!(err.trim_end(), format!("mcp-reference: {said}"), "{name}");
+        assert!(out.stdout.is_empty(), "{name}");
+    }
+}

@@ -1,0 +1,143 @@
+//! The binary's front end (`src/cli/mod.rs`, `src/cli/demo.rs`) as a user
+//! meets it, through the real `mcp-reference` (README, "Command line" and
+//! "Exit codes"): `--help` and `--version` succeed; `check` and `diff`
+//! without `mcp-reference-tools` beside the binary or on `PATH` are refused
+//! in one sentence with exit 2; a stdin that cannot be read ends `serve`
+//! with exit 1 and one sentence (none with `--log-level off`); the demo
+//! prints the README's table, and a transcript it cannot write is exit 1
+//! with one sentence. The stdio framing is `tests/binary.rs`'s.
+
+use std::process::{Command, Output, Stdio};
+
+const BIN: &str = env!("CARGO_BIN_EXE_mcp-reference");
+
+fn run(args: &[&str]) -> Output {
+    Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("the binary runs")
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn help_and_version_succeed_on_stdout() {
+    for flag in ["--help", "--version"] {
+        let out = run(&[flag]);
+        assert_eq!(out.status.code(), Some(0), "{flag}: {}", stderr(&out));
+        assert!(!out.stdout.is_empty(), "{flag}");
+        assert!(out.stderr.is_empty(), "{flag}: {}", stderr(&out));
+    }
+    let help = String::from_utf8_lossy(&run(&["--help"]).stdout).into_owned();
+    for word in ["serve", "demo", "check", "diff"] {
+        assert!(help.contains(word), "{help}");
+    }
+}
+
+/// A copy of the binary alone in a folder, run with an empty `PATH`: the
+/// tools binary is neither beside it nor on the path.
+#[test]
+fn check_and_diff_without_the_tools_binary_are_one_sentence_and_exit_2() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("lone-binary");
+    std::fs::create_dir_all(&dir).unwrap();
+    let lone = dir.join("mcp-reference");
+    std::fs::copy(BIN, &lone).unwrap();
+    for sub in ["check", "diff"] {
+        let out = Command::new(&lone)
+            .args([sub, "--", "true"])
+            .env("PATH", "")
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{sub}: {err}");
+        assert!(out.stdout.is_empty(), "{sub}");
+        assert_eq!(err.lines().count(), 1, "{sub}: {err}");
+        assert!(
+            err.starts_with(&format!(
+                "mcp-reference: {sub} is in the mcp-reference-tools binary, which is not beside this one nor on PATH"
+            )),
+            "{sub}: {err}"
+        );
+    }
+}
+
+/// Reading stdin fails (it is a directory): exit 1, and the reason on
+/// stderr unless logging is off.
+#[test]
+fn a_stdin_that_cannot_be_read_ends_serve_with_exit_1() {
+    for (args, said) in [
+        (&["serve"][..], true),
+        (&["--log-level", "error", "serve"][..], true),
+        (&["--log-level", "off", "serve"][..], false),
+    ] {
+        let out = Command::new(BIN)
+            .args(args)
+            .stdin(std::fs::File::open("/").unwrap())
+            .output()
+            .unwrap();
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+        if said {
+            assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+            assert!(
+                err.starts_with("mcp-reference: reading stdin failed: "),
+                "{args:?}: {err}"
+            );
+        } else {
+            assert!(err.is_empty(), "{args:?}: {err}");
+        }
+    }
+}
+
+/// The demo's table is the README's (a README cell that ends in `...` is
+/// the start of the demo's), and the transcript goes where `--out` says.
+#[test]
+fn the_demo_prints_the_readme_s_table() {
+    let out_file = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("demo-table.json");
+    let out = run(&["demo", "--out", out_file.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let printed = String::from_utf8_lossy(&out.stdout).into_owned();
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
+        .expect("README.md");
+    let start = readme
+        .find("```text\nid  request")
+        .expect("the README shows the demo's table");
+    let table: Vec<&str> = readme[start + "```text\n".len()..]
+        .lines()
+        .take_while(|l| *l != "```")
+        .collect();
+    assert_eq!(table.len(), 6, "{table:?}");
+    let lines: Vec<&str> = printed.lines().collect();
+    for (want, got) in table.iter().zip(&lines) {
+        match want.strip_suffix("...") {
+            Some(start) => assert!(got.starts_with(start), "{got:?} does not start {start:?}"),
+            None => assert_eq!(got, want),
+        }
+    }
+    assert!(
+        printed.contains(&format!("transcript written to {}", out_file.display())),
+        "{printed}"
+    );
+    assert!(out_file.is_file());
+}
+
+/// A transcript that cannot be written (its folder would be a file):
+/// exit 1, one sentence.
+#[test]
+fn a_demo_that_cannot_write_its_transcript_is_exit_1() {
+    let file = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("demo-a-file");
+    std::fs::write(&file, b"").unwrap();
+    let out = run(&["demo", "--out", file.join("x.json").to_str().unwrap()]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with("mcp-reference demo: cannot create "),
+        "{err}"
+    );
+}
