@@ -250,7 +250,11 @@ fn exchange_once<S: std::io::Read + Write>(
 fn keys_are_fetched_from_the_issuer_and_refetched_after_a_rotation() {
     let now = unix_now();
     let (before, after) = (Issuer::new(1), Issuer::new(2));
-    let issuer = MiniIssuer::start(before.jwks());
+    // A key set as large as a real one can be (members a reader ignores,
+    // 64 KiB of them): read whole, well under the driver's 1 MiB bound.
+    let mut padded = before.jwks().clone();
+    padded["x-padding"] = "k".repeat(64 * 1024).into();
+    let issuer = MiniIssuer::start(&padded);
     let mut s = settings(before.jwks());
     s.jwks = None;
     s.issuer = issuer.url.clone();
@@ -280,6 +284,10 @@ fn keys_are_fetched_from_the_issuer_and_refetched_after_a_rotation() {
     assert_eq!(keys.len(), all - 1);
     *issuer.jwks.lock().unwrap() = rotated.to_string();
     assert_eq!(call(&mint(&after, "ec2")), 200);
+    assert_eq!(issuer.fetches.load(std::sync::atomic::Ordering::SeqCst), 2);
+    // Another unknown kid at once: refused without a third fetch (at most
+    // one fetch per 5 s, whatever the tokens name).
+    assert_eq!(call(&mint(&after, "ec9")), 401);
     assert_eq!(issuer.fetches.load(std::sync::atomic::Ordering::SeqCst), 2);
     // The token verified with the withdrawn key is not taken from the
     // cache once the new set is in: verified again, it is refused.

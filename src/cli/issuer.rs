@@ -380,6 +380,16 @@ mod tests {
             metadata_urls("http://127.0.0.1:9000")[0],
             "http://127.0.0.1:9000/.well-known/oauth-authorization-server"
         );
+        // The path starts at the first slash after the scheme's, however
+        // short the host.
+        assert_eq!(
+            metadata_urls("https://a/t")[0],
+            "https://a/.well-known/oauth-authorization-server/t"
+        );
+        assert_eq!(
+            metadata_urls("http://a")[2],
+            "http://a/.well-known/openid-configuration"
+        );
     }
 
     #[test]
@@ -424,5 +434,13 @@ mod tests {
         );
         let p = split("http://127.0.0.1").unwrap();
         assert_eq!((p.host, p.port), ("127.0.0.1", 80));
+        // No authority, or one with user information: no URL to fetch.
+        for bad in [
+            "http:///jwks",
+            "http://user@127.0.0.1/jwks",
+            "https://@as.example",
+        ] {
+            assert!(split(bad).is_none(), "{bad}");
+        }
     }
 }

@@ -106,6 +106,32 @@ mod tests {
         assert!(tokens.len() <= CAPACITY);
     }
 
+    /// At capacity, what goes is exactly what could no longer be taken:
+    /// expired entries (an `exp` of now included) and those of an older
+    /// key set; the living entries of the current set stay.
+    #[test]
+    fn at_capacity_only_what_can_no_longer_be_taken_goes() {
+        let tokens = Tokens::default();
+        let now = 10;
+        for i in 0..10 {
+            tokens.put(&format!("alive-{i}"), identity(1_000), now, 4);
+        }
+        for i in 0..5 {
+            tokens.put(&format!("ends-now-{i}"), identity(now), now, 4);
+        }
+        for i in 0..3 {
+            tokens.put(&format!("older-set-{i}"), identity(1_000), now, 3);
+        }
+        for i in 0..CAPACITY - 18 {
+            tokens.put(&format!("expired-{i}"), identity(5), now, 4);
+        }
+        assert_eq!(tokens.len(), CAPACITY);
+        tokens.put("new", identity(1_000), now, 4);
+        assert_eq!(tokens.len(), 11);
+        assert!(tokens.get("alive-0", now, 4).is_some());
+        assert!(tokens.get("new", now, 4).is_some());
+    }
+
     #[test]
     fn an_entry_verified_with_an_older_key_set_is_not_taken() {
         let tokens = Tokens::default();
