@@ -73,22 +73,19 @@ pub(crate) fn preflight(server: &Server, addr: SocketAddr) -> Result<(), Failure
             "refusing to listen on {addr}, which is not a loopback address, without http.authorization in the configuration file (settings with resource and issuer, or \"none\" to serve unauthenticated; see README, \"Authorization\")"
         ));
     }
-    match settings(server) {
-        Some(s) if s.jwks.is_none() => super::issuer::fetchable(&s.issuer).map_err(|e| {
+    let Some(s) = settings(server) else {
+        return Ok(());
+    };
+    match s.jwks.as_ref().map(Keys::from_jwks) {
+        None => super::issuer::fetchable(&s.issuer).map_err(|e| {
             format!(
                 "refusing to fetch the keys of the issuer {}, which is {e}: configure its https URL, or put its keys in http.authorization.jwks",
                 s.issuer
             )
         }),
-        Some(s) if s.jwks.is_some() => {
-            let jwks = s.jwks.as_ref().map(Keys::from_jwks);
-            match jwks {
-                Some(Ok(keys)) if !keys.is_empty() => Ok(()),
-                Some(Err(e)) => Err(format!("http.authorization.jwks: {e}")),
-                _ => Err("http.authorization.jwks holds no RSA or P-256 signing key".to_owned()),
-            }
-        }
-        _ => Ok(()),
+        Some(Ok(keys)) if !keys.is_empty() => Ok(()),
+        Some(Ok(_)) => Err("http.authorization.jwks holds no RSA or P-256 signing key".to_owned()),
+        Some(Err(e)) => Err(format!("http.authorization.jwks: {e}")),
     }
 }
 
