@@ -78,6 +78,10 @@ fn quieter_levels_say_less_on_stderr() {
         .write_all(&post(&server.addr, CALL, &request))
         .unwrap();
     assert_eq!(read_reply(&mut reader).body, reply);
+    // A connection that speaks no HTTP fails; that is logged at debug only.
+    let mut garbage = server.connect();
+    garbage.write_all(b"NOT HTTP AT ALL\r\n\r\n").unwrap();
+    let _ = std::io::Read::read_to_end(&mut garbage, &mut Vec::new());
     let (code, log) = server.terminate();
     assert_eq!((code, log.as_str()), (Some(0), ""));
 
