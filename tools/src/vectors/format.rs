@@ -274,8 +274,8 @@ pub(crate) fn same_id(line: &str, expected: &str) -> bool {
 /// `result`, a `result` object (no `error`) with
 /// `resultType` `"complete"` and the expected `isError` (absent: false),
 /// and, where the vector names `hidden` ids, a completion that neither
-/// suggests nor counts them ([`discloses_nothing`]); for `versions` (an `initialize`, VER-07), a legacy `InitializeResult`
-/// or an error naming one of `versions`, judged as `check`'s
+/// suggests nor counts them (COMP-08); for `versions` (an `initialize`,
+/// VER-07), a legacy `InitializeResult` or an error naming one of `versions`, judged as `check`'s
 /// `initialize.answer` judges it.
 pub fn meets(expect: &Value, got: &[u8]) -> bool {
     let Some((id, have)) = members(got) else {
