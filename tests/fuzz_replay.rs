@@ -496,6 +496,26 @@ fn http_seeds() -> Seeds {
             .into_bytes();
     let stock = format!(r#"{{"jsonrpc":"2.0","id":"s","method":"tools/call","params":{{"name":"lookup_stock","arguments":{{"product_id":"python-book"}},{meta}}}}}"#).into_bytes();
     let initialize = br#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}"#.to_vec();
+    // The catalog fixture (3): resources, prompts, completion (issue 32).
+    let request = |method: &str, params: &str| {
+        format!(r#"{{"jsonrpc":"2.0","id":"c","method":"{method}","params":{{{params},{meta}}}}}"#)
+            .into_bytes()
+    };
+    let read_order = request("resources/read", r#""uri":"book-orders://orders/A-117""#);
+    let read_foreign = request("resources/read", r#""uri":"book-orders://orders/B-205""#);
+    let read_non_ascii = request("resources/read", r#""uri":"book-orders://orders/Ä-1""#);
+    let read_policy = request(
+        "resources/read",
+        r#""uri":"book-orders://policies/returns""#,
+    );
+    let get_prompt = request(
+        "prompts/get",
+        r#""name":"reply_to_customer","arguments":{"order_id":"A-104"}"#,
+    );
+    let complete = request(
+        "completion/complete",
+        r#""ref":{"type":"ref/resource","uri":"book-orders://orders/{order_id}"},"argument":{"name":"order_id","value":""}"#,
+    );
     let seed = |fixture: u8, flags: u8, method: u8, edits: &[(u8, u8, &[u8])], body: &[u8]| {
         let mut data = vec![fixture, flags, method, 0, edits.len() as u8];
         for (op, name, value) in edits {
@@ -534,6 +554,39 @@ fn http_seeds() -> Seeds {
         ),
         ("batch".into(), seed(0, 1, 0, &[], b"[]")),
         ("stock-product".into(), seed(2, 1, 0, &[], &stock)),
+        ("catalog-read-order".into(), seed(3, 1, 0, &[], &read_order)),
+        (
+            "catalog-read-foreign".into(),
+            seed(3, 1, 0, &[], &read_foreign),
+        ),
+        (
+            "catalog-read-non-ascii".into(),
+            seed(3, 1, 0, &[], &read_non_ascii),
+        ),
+        ("catalog-prompt".into(), seed(3, 1, 0, &[], &get_prompt)),
+        ("catalog-complete".into(), seed(3, 1, 0, &[], &complete)),
+        (
+            "catalog-list".into(),
+            seed(3, 1, 0, &[], &request("resources/list", r#""cursor":"x""#)),
+        ),
+        (
+            // Every header by hand, `Mcp-Name` naming another resource
+            // than the body's `params.uri` (H12).
+            "catalog-name-mismatch".into(),
+            seed(
+                3,
+                0,
+                0,
+                &[
+                    (0, 0, b"127.0.0.1:8080"),
+                    (0, 1, b"application/json"),
+                    (0, 2, b"2026-07-28"),
+                    (0, 3, b"resources/read"),
+                    (0, 4, b"book-orders://policies/privacy"),
+                ],
+                &read_policy,
+            ),
+        ),
         (
             "initialize".into(),
             seed(

@@ -85,46 +85,12 @@ fn quieter_levels_say_less_on_stderr() {
     let (code, log) = server.terminate();
     assert_eq!((code, log.as_str()), (Some(0), ""));
 
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .unwrap()
-        .port();
-    let addr = format!("127.0.0.1:{port}");
-    let mut child = Command::new(BIN)
-        .args(["--log-level", "off", "serve", "--http", &addr])
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let start = std::time::Instant::now();
-    let stream = loop {
-        match std::net::TcpStream::connect(&addr) {
-            Ok(stream) => break stream,
-            Err(_) if start.elapsed() < http_server::DEADLINE => {
-                std::thread::sleep(Duration::from_millis(20));
-            }
-            Err(e) => {
-                let _ = child.kill();
-                panic!("nothing listens on {addr}: {e}");
-            }
-        }
-    };
-    stream
-        .set_read_timeout(Some(http_server::DEADLINE))
-        .unwrap();
+    let (child, addr, stream) = http_server::start_unannounced(&["--log-level", "off"]);
     let mut writer = stream.try_clone().unwrap();
     let mut reader = BufReader::new(stream);
     writer.write_all(&post(&addr, CALL, &request)).unwrap();
     assert_eq!(read_reply(&mut reader).body, reply);
-    let pid = child.id().to_string();
-    assert!(
-        Command::new("kill")
-            .args(["-TERM", &pid])
-            .status()
-            .unwrap()
-            .success()
-    );
+    http_server::sigterm(&child);
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(String::from_utf8_lossy(&out.stderr), "");

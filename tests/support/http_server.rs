@@ -13,6 +13,53 @@ use std::net::TcpStream;
 use std::process::{Child, ChildStderr, Command, Stdio};
 use std::time::{Duration, Instant};
 
+/// Sends SIGTERM to `child`.
+pub(crate) fn sigterm(child: &Child) {
+    let pid = child.id().to_string();
+    assert!(
+        Command::new("kill")
+            .args(["-TERM", &pid])
+            .status()
+            .unwrap()
+            .success()
+    );
+}
+
+/// Starts `mcp-reference PRE... serve --http 127.0.0.1:PORT` on a free
+/// port, for options under which no line names the address (`--log-level
+/// off`), and connects as soon as it listens: the child (stderr piped),
+/// the address and the connection, its read deadline set.
+pub(crate) fn start_unannounced(pre: &[&str]) -> (Child, String, TcpStream) {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .unwrap()
+        .port();
+    let addr = format!("127.0.0.1:{port}");
+    let mut child = Command::new(BIN)
+        .args(pre)
+        .args(["serve", "--http", &addr])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    let stream = loop {
+        match TcpStream::connect(&addr) {
+            Ok(stream) => break stream,
+            Err(_) if start.elapsed() < DEADLINE => {
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            Err(e) => {
+                let _ = child.kill();
+                panic!("nothing listens on {addr}: {e}");
+            }
+        }
+    };
+    stream.set_read_timeout(Some(DEADLINE)).unwrap();
+    (child, addr, stream)
+}
+
 /// The binary under test.
 pub(crate) const BIN: &str = env!("CARGO_BIN_EXE_mcp-reference");
 
@@ -86,14 +133,7 @@ impl Server {
 
     /// Sends SIGTERM.
     pub(crate) fn sigterm(&self) {
-        let pid = self.child.id().to_string();
-        assert!(
-            Command::new("kill")
-                .args(["-TERM", &pid])
-                .status()
-                .unwrap()
-                .success()
-        );
+        sigterm(&self.child);
     }
 
     /// Sends SIGTERM (again, if it was sent already) and waits: the exit

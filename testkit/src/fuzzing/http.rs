@@ -1,5 +1,5 @@
 //! The `http` fuzz target's check: one HTTP request, built from the input
-//! bytes, through the binding of one of three fixtures, judged by
+//! bytes, through the binding of one of four fixtures, judged by
 //! [`crate::http::HttpChecker`] (the model's status, headers and body; the
 //! tools run; noninterference; the stdio invariants on a body the core
 //! answered), then answered again for the same bytes (determinism).
@@ -9,7 +9,7 @@
 //!
 //! | bytes | what |
 //! | --- | --- |
-//! | 1 | the fixture: the textbook, the textbook with `get_order`'s `order_id` mirrored as `Order-Id`, both tools with both parameters mirrored |
+//! | 1 | the fixture: the textbook, the textbook with `get_order`'s `order_id` mirrored as `Order-Id`, both tools with both parameters mirrored, the example configuration with the whole catalog (resources, prompts, completion: `Mcp-Name` of `resources/read` and `prompts/get`, row H12) |
 //! | 1 | flags: bit 0 starts from the headers a conforming client sends for the body; bit 1 listens on a non-loopback address |
 //! | 1 | the method (`POST`, `GET`, `DELETE`, `PUT`, `post`, `OPTIONS`) |
 //! | 1 | the target (`/mcp`, `/`, `/mcp?x`, `/mcp/`, `/MCP`) |
@@ -67,6 +67,9 @@ fn fixture_configs() -> Vec<Config> {
                 ("lookup_stock", "product_id", "Product"),
             ],
         ),
+        // Resources, prompts and completion (issue 32).
+        Config::from_json(include_bytes!("../../../data/config.example.json"))
+            .unwrap_or_else(|e| panic!("the http fuzz target's catalog fixture is invalid: {e}")),
     ]
 }
 
