@@ -3,8 +3,8 @@
 //! model ([`crate::model::auth`]), the tools that ran against the ones the
 //! model allows (none when the step refuses), and row A8: no part of a
 //! token the request carried (its signature part, or all of it) in the
-//! response's body, headers or challenge, beyond the values the
-//! configuration publishes to anyone (a "token" may be a piece of those).
+//! response the core answered (a response of the step itself must equal
+//! the model's, built from the configuration alone).
 
 use mcp_reference::http::{Binding, Bound, Keys, Response, Trust};
 use mcp_reference::{Config, Server};
@@ -60,18 +60,16 @@ impl AuthChecker {
         )?;
         let body = expect.http().and_then(|h| h.body.as_ref());
         ran_as_allowed(body, &ran, expect.row())?;
-        let public = published(&self.config);
-        let shown = [
-            mask(&response.body, &public),
-            mask(
-                response.challenge.as_deref().unwrap_or_default().as_bytes(),
-                &public,
-            ),
-        ];
-        for secret in secrets(request) {
-            if shown.iter().any(|s| contains(s, secret.as_bytes())) {
-                return Err(format!("row A8: the token's {secret:?} is in the response"));
-            }
+        // Row A8. A response of the step itself (A1 to A6) was just found
+        // equal to the model's, which builds it from the configuration
+        // alone, so it holds nothing of the request; searching it would
+        // only find "tokens" that are pieces of the metadata URL or
+        // document (the fuzz target sent both). What the core answered
+        // is searched for every secret the request carried.
+        if expect.http().is_some()
+            && let Some(secret) = shown_secret(request, &response.body)
+        {
+            return Err(format!("row A8: the token's {secret:?} is in the response"));
         }
         Ok((expect, response))
     }
@@ -101,48 +99,11 @@ pub fn secrets(request: &HttpRequest) -> Vec<String> {
     out
 }
 
-/// What the configuration publishes to anyone, whatever the request
-/// carried: the metadata URL and the resource, issuer and scopes the
-/// document and every challenge name (A1, A3). A "token" that is a piece of
-/// one of them (a fuzzer finds `1:8080/.well-known/oauth-protecte`) is in
-/// every challenge without the server having echoed anything.
-fn published(config: &Config) -> Vec<String> {
-    let Some(settings) = crate::model::auth::settings(config) else {
-        return Vec::new();
-    };
-    let mut out = vec![
-        crate::model::auth::metadata_url(settings),
-        settings.resource.clone(),
-        settings.issuer.clone(),
-        settings.scopes.join(" "),
-    ];
-    out.extend(settings.scopes.iter().cloned());
-    out
-}
-
-/// `text` with every occurrence of each of `public` overwritten by `0xFF`,
-/// a byte no UTF-8 text (so no secret) holds: what is left is what the
-/// response says beyond the published values, where row A8 looks.
-fn mask(text: &[u8], public: &[String]) -> Vec<u8> {
-    let mut out = text.to_vec();
-    for p in public
-        .iter()
-        .map(String::as_bytes)
-        .filter(|p| !p.is_empty())
-    {
-        let mut at = 0;
-        while let Some(i) = out
-            .get(at..)
-            .and_then(|rest| rest.windows(p.len()).position(|w| w == p))
-        {
-            let start = at + i;
-            for b in out.iter_mut().skip(start).take(p.len()) {
-                *b = 0xFF;
-            }
-            at = start + p.len();
-        }
-    }
-    out
+/// The first of `request`'s [`secrets`] that `shown` holds.
+pub fn shown_secret(request: &HttpRequest, shown: &[u8]) -> Option<String> {
+    secrets(request)
+        .into_iter()
+        .find(|secret| contains(shown, secret.as_bytes()))
 }
 
 fn contains(haystack: &[u8], needle: &[u8]) -> bool {
@@ -154,17 +115,37 @@ mod tests {
     use super::*;
 
     #[test]
-    fn published_values_are_masked_and_nothing_else() {
-        let public = vec!["http://a/.well-known/x".to_owned(), "s:r".to_owned()];
-        let text = b"Bearer scope=\"s:r\", resource_metadata=\"http://a/.well-known/x\", echo=\"a/.well-known\"";
-        let masked = mask(text, &public);
-        assert_eq!(masked.len(), text.len());
-        // The echo outside the published values is still seen; the piece
-        // inside the URL is not.
-        assert!(contains(&masked, b"echo=\"a/.well-known\""));
-        assert!(!contains(&masked, b"http://a/"));
-        assert!(!contains(&masked, b"s:r"));
-        assert_eq!(mask(b"nothing published", &public), b"nothing published");
-        assert_eq!(mask(b"s:rs:r", &public), vec![0xFF; 6]);
+    fn a_body_holding_a_token_or_its_signature_is_caught() {
+        let token = "eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJtaXJhIn0.c2lnbmF0dXJlLXBhcnQtb2YtdGhlLXRva2Vu";
+        let mut request = HttpRequest {
+            method: "POST".to_owned(),
+            target: "/mcp".to_owned(),
+            headers: vec![(
+                "authorization".to_owned(),
+                format!("Bearer {token}").into_bytes(),
+            )],
+            body: Vec::new(),
+        };
+        let signature = "c2lnbmF0dXJlLXBhcnQtb2YtdGhlLXRva2Vu";
+        let echo = format!(r#"{{"error":{{"message":"bad token {signature}"}}}}"#);
+        assert_eq!(
+            shown_secret(&request, echo.as_bytes()).as_deref(),
+            Some(signature)
+        );
+        assert_eq!(
+            shown_secret(&request, format!("[{token}]").as_bytes()).as_deref(),
+            Some(token)
+        );
+        assert_eq!(shown_secret(&request, b"{\"result\":{}}"), None);
+        // A short fragment is no secret (it may occur by chance).
+        request.headers = vec![("Authorization".to_owned(), b"Bearer abc".to_vec())];
+        assert_eq!(shown_secret(&request, b"abc"), None);
+        // A token in the query string is one too.
+        request.headers.clear();
+        request.target = format!("/mcp?access_token={token}");
+        assert_eq!(
+            shown_secret(&request, token.as_bytes()).as_deref(),
+            Some(token)
+        );
     }
 }
