@@ -4,7 +4,8 @@
 //! credentials; any single change to a valid token (a signature byte,
 //! `aud`, `iss`, `exp`, `alg`, `kid`, `typ`, ...) is 401 and runs no tool;
 //! no part of a token is ever in a response; one user's token never shows
-//! another user's order, which reads exactly as one that does not exist.
+//! another user's order, which reads exactly as one that does not exist,
+//! over every path: a tool, a resource, a prompt, a completion.
 
 use mcp_reference::http::{Binding, Bound, Keys, Request, Trust};
 use mcp_reference::{Config, Server};
@@ -12,6 +13,7 @@ use mcp_reference_testkit::http::{conforming, header_refs};
 use mcp_reference_testkit::http_auth::AuthChecker;
 use mcp_reference_testkit::issuer::{CHANGES, Change, NOW, settings, with_auth};
 use mcp_reference_testkit::model::auth::challenge;
+use mcp_reference_testkit::model::catalog::order_uri;
 use mcp_reference_testkit::model::http::HttpRequest;
 use mcp_reference_testkit::strategy::auth::{LISTEN, auth_scenario, issuer};
 use mcp_reference_testkit::strategy::config;
@@ -86,6 +88,83 @@ proptest! {
             }
         }
     }
+
+    /// Over every path (issue 33): a user's token gets, for every request
+    /// of [`order_paths`] (a tool, a resource, a prompt, a completion), the
+    /// very bytes of the same binding whose configuration holds only that
+    /// user's own orders. Another user's order shows nowhere, in a value,
+    /// a count or an error (noninterference per user: DEC12, A7, COMP-08).
+    #[test]
+    fn no_path_shows_another_users_order(
+        config in config(),
+        user in proptest::sample::select(vec!["mira", "tomas", "client-7", "eve"]),
+        rs256 in any::<bool>(),
+    ) {
+        let config = with_auth(config, settings(issuer().jwks()));
+        let owner = if user == "client-7" { "tomas" } else { user };
+        let own = config.orders().iter().filter(|o| o.owner == owner).cloned().collect();
+        let alone = config.clone().with_orders(own).unwrap();
+        let (full, alone) = (Fixture::new(&config), Fixture::new(&alone));
+        let token = issuer().token(user, "orders:read", rs256);
+        for body in order_paths(&config) {
+            let (_, got) = full.send(body.clone(), Some(&token));
+            let (_, want) = alone.send(body.clone(), Some(&token));
+            // Past the step (no challenge), so the core answered both.
+            prop_assert!(got.1.is_none() && !got.2.is_empty(), "{:?}: {}", got, body);
+            prop_assert_eq!(&got, &want, "{}'s token, {}", user, body);
+        }
+    }
+}
+
+/// Every request that reads an order or names one, for each order of
+/// `config` and one that does not exist: `tools/call get_order`,
+/// `resources/read` of the order template expanded with the id,
+/// `prompts/get reply_to_customer`, and `completion/complete` of `order_id`
+/// (for the prompt and for the template, from nothing and from each id's
+/// first character). Sent whether or not the configuration offers them: a
+/// method not offered must then be refused alike.
+fn order_paths(config: &Config) -> Vec<String> {
+    let meta = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#;
+    let json = |s: &str| serde_json::to_string(s).unwrap();
+    let template = config
+        .catalog()
+        .order_template
+        .as_ref()
+        .map_or("book-orders://orders/{order_id}".to_owned(), |t| {
+            t.uri_template.clone()
+        });
+    let mut ids: Vec<String> = config.orders().iter().map(|o| o.order_id.clone()).collect();
+    ids.push("no-such-order".to_owned());
+    let mut prefixes = vec![String::new()];
+    let mut out = Vec::new();
+    for id in &ids {
+        let uri = order_uri(config, id).unwrap_or_else(|| format!("book-orders://orders/{id}"));
+        out.push(format!(
+            r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"get_order","arguments":{{"order_id":{}}},{meta}}}}}"#,
+            json(id)
+        ));
+        out.push(format!(
+            r#"{{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{{"uri":{},{meta}}}}}"#,
+            json(&uri)
+        ));
+        out.push(format!(
+            r#"{{"jsonrpc":"2.0","id":1,"method":"prompts/get","params":{{"name":"reply_to_customer","arguments":{{"order_id":{}}},{meta}}}}}"#,
+            json(id)
+        ));
+        prefixes.extend(id.chars().next().map(String::from));
+    }
+    for prefix in &prefixes {
+        for reference in [
+            r#"{"type":"ref/prompt","name":"reply_to_customer"}"#.to_owned(),
+            format!(r#"{{"type":"ref/resource","uri":{}}}"#, json(&template)),
+        ] {
+            out.push(format!(
+                r#"{{"jsonrpc":"2.0","id":1,"method":"completion/complete","params":{{"ref":{reference},"argument":{{"name":"order_id","value":{}}},{meta}}}}}"#,
+                json(prefix)
+            ));
+        }
+    }
+    out
 }
 
 /// A configured binding with the test issuer's keys, and its checker.
@@ -119,6 +198,19 @@ impl Fixture {
             r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"get_order","arguments":{{"order_id":{}}},"_meta":{{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{{}}}}}}}}"#,
             serde_json::to_string(order).unwrap()
         );
+        let (request, got) = self.send(body, token);
+        self.checker.check(NOW, &request).unwrap();
+        got
+    }
+
+    /// `body`, POSTed with the headers a conforming client sends and
+    /// `token`, answered at [`NOW`]: the request, and the response's
+    /// status, challenge, body and how many tools ran.
+    fn send(
+        &self,
+        body: String,
+        token: Option<&str>,
+    ) -> (HttpRequest, (u16, Option<String>, String, usize)) {
         let mut headers = conforming(&self.config, LISTEN, body.as_bytes());
         if let Some(token) = token {
             headers.push((
@@ -149,13 +241,13 @@ impl Fixture {
             },
             &mut ran,
         );
-        self.checker.check(NOW, &request).unwrap();
-        (
+        let got = (
             response.status,
             response.challenge,
             String::from_utf8(response.body).unwrap(),
             ran.ran.len(),
-        )
+        );
+        (request, got)
     }
 }
 
