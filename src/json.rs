@@ -340,6 +340,8 @@ mod tests {
         assert_eq!(scan("-1.5e3").0, Shallow::Number((-1500f64).to_bits()));
         assert_eq!(scan("-15").0, Shallow::Integer((-15i64).into()));
         assert_eq!(Int::from(-15i64).get(), -15);
+        // One form per value: zero is not negative, whichever type it came from.
+        assert_eq!(Int::from(0i64), Int::from(0u64));
         assert_eq!(
             scan("18446744073709551615").0,
             Shallow::Integer(u64::MAX.into())

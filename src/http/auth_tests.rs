@@ -206,6 +206,12 @@ fn without_a_kid_the_key_is_the_only_one_of_the_algorithm_s_type() {
     set["keys"][1]["e"] = json!(rsa.1);
     let keys = Keys::from_jwks(&set).unwrap();
     assert_eq!(keys.len(), 2);
+    // What the driver asks before it refetches on an unknown kid.
+    // Keys without a kid know none; the named set knows its signing keys'
+    // kids, and not the HMAC key's, which it left out.
+    let named = jwks();
+    assert!(named.knows("ec1") && named.knows("rsa1"));
+    assert!(!named.knows("hmac") && !named.knows("rsa2") && !keys.knows("ec1"));
     assert!(!keys.is_empty());
     for alg in ["ES256", "RS256"] {
         let header = json!({"typ": "at+jwt", "alg": alg});
