@@ -100,7 +100,7 @@ pub fn secrets(request: &HttpRequest) -> Vec<String> {
 }
 
 /// The first of `request`'s [`secrets`] that `shown` holds.
-pub fn shown_secret(request: &HttpRequest, shown: &[u8]) -> Option<String> {
+fn shown_secret(request: &HttpRequest, shown: &[u8]) -> Option<String> {
     secrets(request)
         .into_iter()
         .find(|secret| contains(shown, secret.as_bytes()))
