@@ -5,7 +5,9 @@
 //! in one sentence with exit 2; a stdin that cannot be read ends `serve`
 //! with exit 1 and one sentence (none with `--log-level off`); the demo
 //! prints the README's table, and a transcript it cannot write is exit 1
-//! with one sentence. The stdio framing is `tests/binary.rs`'s.
+//! with one sentence; run outside the checkout it writes nothing there; a
+//! user who owns no order is warned once; `--http localhost:8080` gets the
+//! address to write. The stdio framing is `tests/binary.rs`'s.
 
 use std::process::{Command, Output, Stdio};
 
@@ -140,4 +142,70 @@ fn a_demo_that_cannot_write_its_transcript_is_exit_1() {
         err.starts_with("mcp-reference demo: cannot create "),
         "{err}"
     );
+}
+
+/// Run outside the checkout (an empty folder) with no `--out`, the demo
+/// writes nothing into the working directory (neither `data/` nor
+/// `target/`) and says where the transcript went (issue 39, item 7).
+#[test]
+fn a_demo_outside_the_checkout_writes_nothing_there() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("demo-elsewhere");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = Command::new(BIN)
+        .arg("demo")
+        .current_dir(&dir)
+        .env_remove("MCP_REFERENCE_CONFIG")
+        .env_remove("MCP_REFERENCE_USER")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let left: Vec<_> = std::fs::read_dir(&dir).unwrap().flatten().collect();
+    assert!(left.is_empty(), "the demo wrote {left:?}");
+    let printed = String::from_utf8_lossy(&out.stdout).into_owned();
+    let written = std::env::temp_dir().join("mcp-reference-demo/mcp-run.json");
+    assert!(
+        printed.contains(&format!(
+            "transcript written to {} (this directory is not",
+            written.display()
+        )),
+        "{printed}"
+    );
+    assert!(written.is_file());
+}
+
+/// A trusted user who owns none of the configuration's orders is served
+/// (a user with no order yet is real) but said once on stderr, with the
+/// owners, since every order would read as not found; the owner of an
+/// order, and `--log-level off`, hear nothing (issue 39, item 7).
+#[test]
+fn a_user_who_owns_no_order_is_warned_once() {
+    let out = run(&["--user", "nobody", "serve"]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with("mcp-reference: warning: the user \"nobody\" owns no order in this configuration (owners: mira, tomas)"),
+        "{err}"
+    );
+    for args in [
+        &["--user", "tomas", "serve"][..],
+        &["--user", "nobody", "--log-level", "off"][..],
+    ] {
+        let out = run(args);
+        assert_eq!(out.status.code(), Some(0), "{args:?}");
+        assert!(out.stderr.is_empty(), "{args:?}: {}", stderr(&out));
+    }
+}
+
+/// `--http localhost:8080` is refused with the address to write instead
+/// (host names are not resolved), in one sentence, exit 2.
+#[test]
+fn a_host_name_for_http_gets_the_address_to_write() {
+    let out = run(&["serve", "--http", "localhost:8080"]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("write one such as 127.0.0.1:8080"), "{err}");
 }
