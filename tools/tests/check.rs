@@ -653,7 +653,10 @@ fn no_schema_is_incomplete_from_any_directory() {
         .find(|l| l.contains("no official 2026-07-28 schema"))
         .unwrap_or_default();
     assert!(reason.len() < 400, "{} characters: {reason}", reason.len());
-    assert!(!text.contains("these tests") && !text.contains("run the tests"), "{text}");
+    assert!(
+        !text.contains("these tests") && !text.contains("run the tests"),
+        "{text}"
+    );
     let _ = std::fs::remove_dir_all(dir);
 }
 
