@@ -348,7 +348,6 @@ pub fn run(o: &Options) -> Result<Report, String> {
     let stateless = super::stateless::probe(o, end, &mut starts)?;
     let mut shared: Option<Process> = None;
     let mut results = Vec::new();
-    let retried;
     let mut again = Vec::new();
     for (n, v) in vectors.into_iter().enumerate() {
         if Instant::now() >= end {
@@ -384,7 +383,7 @@ pub fn run(o: &Options) -> Result<Report, String> {
         };
         results.push((v, outcome));
     }
-    retried = tried_again(&mut results, &again, o, end, &mut starts)?;
+    let retried = tried_again(&mut results, &again, o, end, &mut starts)?;
     Ok(Report {
         command: o
             .command
