@@ -209,3 +209,55 @@ fn a_host_name_for_http_gets_the_address_to_write() {
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.contains("write one such as 127.0.0.1:8080"), "{err}");
 }
+
+/// A host whose client opens with `initialize` (the MCP Inspector's
+/// `--config` of a stdio server, the Python SDK's legacy mode) is refused
+/// by the reply (`-32022`, row D6), and the server says on stderr, once per
+/// process, what it needs: `--legacy` (issue 39, item 2). Not with
+/// `--legacy`, not for modern lines, not with `--log-level error`.
+#[test]
+fn a_refused_initialize_says_once_what_the_host_needs() {
+    let init = |id: u8, v: &str| {
+        format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"method":"initialize","params":{{"protocolVersion":"{v}","capabilities":{{}},"clientInfo":{{"name":"host","version":"1"}}}}}}"#
+        )
+    };
+    let modern = r#"{"jsonrpc":"2.0","id":9,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#;
+    let input = format!(
+        "{}\n{}\n{modern}\n",
+        init(1, "2025-11-25"),
+        init(2, "2025-06-18")
+    );
+    let serve = |args: &[&str], input: &str| {
+        let mut child = Command::new(BIN)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::io::Write::write_all(&mut child.stdin.take().unwrap(), input.as_bytes()).unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(0));
+        assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 3);
+        stderr(&out)
+    };
+    let err = serve(&["serve"], &input);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with(
+            "mcp-reference: line 1: refused an initialize \"2025-11-25\": this server speaks \
+             2026-07-28, which has no handshake; a host whose client opens with initialize needs \
+             it started with --legacy 2025-11-25,2025-06-18"
+        ),
+        "{err}"
+    );
+    for (args, input) in [
+        (&["serve", "--legacy", "2025-11-25"][..], input.as_str()),
+        (&["--log-level", "error", "serve"][..], input.as_str()),
+        (&["serve"][..], &format!("{modern}\n{modern}\n{modern}\n")),
+    ] {
+        let err = serve(args, input);
+        assert!(err.is_empty(), "{args:?}: {err}");
+    }
+}
