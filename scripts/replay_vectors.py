@@ -3,7 +3,7 @@
 on any stdio MCP 2026-07-28 server. Python's standard library only.
 
     python3 scripts/replay_vectors.py [--fixture NAME] [--dir DIR] -- CMD [ARGS...]
-    python3 scripts/replay_vectors.py --http URL [--level L] [--dir DIR]
+    python3 scripts/replay_vectors.py --http URL [--fixture http|http-auth] [--level L] [--dir DIR]
 
 With --http URL: the HTTP vectors (vectors/http.jsonl) against a running
 Streamable HTTP server started with vectors/configs/http.json, one request
@@ -852,6 +852,56 @@ def http_levels(level):
     return [l for l in LEVELS if l == level or l in ("textbook", "canonical")]
 
 
+def challenge_meets(want, got):
+    """expect.challenge (the authorization vectors): a Bearer challenge whose
+    error parameter is the one named (None: none), with scope or
+    resource_metadata present where True."""
+    if want is None:
+        return True
+    if got is None or not (got == "Bearer" or got.startswith("Bearer ")):
+        return False
+    params = {}
+    for p in got[len("Bearer"):].split(","):
+        name, eq, value = p.strip().partition("=")
+        if eq:
+            params.setdefault(name.strip().lower(), value.strip().strip('"'))
+    for name, value in want.items():
+        if value is None and name in params:
+            return False
+        if value is True and name not in params:
+            return False
+        if isinstance(value, str) and params.get(name) != value:
+            return False
+    return True
+
+
+def members_meet(want, body):
+    """expect.members: the body is a JSON object with these members equal."""
+    if want is None:
+        return True
+    try:
+        got = json.loads(body)
+    except ValueError:
+        return False
+    return isinstance(got, dict) and all(k in got and got[k] == v for k, v in want.items())
+
+
+def absent_from(want, headers, body):
+    """expect.absent (row A8): no part of a token sent comes back."""
+    text = "\n".join("%s: %s" % kv for kv in headers.items()) + "\n" + body.decode("utf-8", "replace")
+    return all(s not in text for s in (want or []))
+
+
+def not_json_rpc(body):
+    """A reference body that is JSON but no JSON-RPC message (A1's
+    metadata document), as its value; else None."""
+    try:
+        v = json.loads(body)
+    except ValueError:
+        return None
+    return v if isinstance(v, dict) and "jsonrpc" not in v else None
+
+
 def http_judge(v, status, headers, body):
     expect, want = v["expect"], v["response"]
     got = http_reply(headers, body)
@@ -863,20 +913,29 @@ def http_judge(v, status, headers, body):
         elif level == "textbook":
             if want["body"] == "":
                 ok = status == want["status"] and body == b""
+            elif not_json_rpc(want["body"]) is not None:
+                try:
+                    ok = status == want["status"] and json.loads(body) == not_json_rpc(want["body"])
+                except ValueError:
+                    ok = False
             else:
                 w, h = members(want["body"].encode("utf-8")), members(got)
                 ok = (status == want["status"] and w is not None and h is not None
                       and token(h[0]) == token(w[0]) and same(textbook_form(w[1]), textbook_form(h[1])))
         else:
             ok = ("status" not in expect or status == expect["status"]) and (
-                "outcome" not in expect or meets(expect, got))
+                "outcome" not in expect or meets(expect, got)) and challenge_meets(
+                expect.get("challenge"), headers.get("www-authenticate")) and members_meet(
+                expect.get("members"), body) and absent_from(expect.get("absent"), headers, body)
         if not ok:
             out.append(level)
     return out
 
 
 def http_main(o):
-    path = os.path.join(o.dir, "http.jsonl")
+    if o.fixture not in ("http", "http-auth"):
+        raise CannotRun("no HTTP fixture %r: the HTTP fixtures are http and http-auth" % o.fixture)
+    path = os.path.join(o.dir, o.fixture + ".jsonl")
     try:
         with open(path, encoding="utf-8") as f:
             vectors = [json.loads(l) for l in f if l.strip()]
@@ -922,6 +981,7 @@ def main(argv):
     if "--http" in argv and "--" not in argv:
         parser = argparse.ArgumentParser(prog="replay_vectors.py --http")
         parser.add_argument("--http", required=True, metavar="URL")
+        parser.add_argument("--fixture", default="http", metavar="NAME")
         parser.add_argument("--dir", default=default_dir, metavar="DIR")
         parser.add_argument("--timeout-ms", type=int, default=5000, metavar="N")
         parser.add_argument("--deadline-ms", type=int, default=120000, metavar="N")
