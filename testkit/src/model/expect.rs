@@ -114,7 +114,7 @@ pub enum Reply {
         /// Its kind and content.
         body: Body,
     },
-    /// The contract does not say (see [`Refusal::Unsure`]).
+    /// The contract does not say (see [`super::Refusal::Unsure`]).
     Unknown,
 }
 

@@ -1,6 +1,6 @@
 //! The leaves the request generators are built from, shared by the
-//! generators of the core methods ([`super::request`]) and of the catalog's
-//! ([`super::catalog`]): a configuration's pools of orders, products and
+//! generators of the core methods ([`mod@super::request`]) and of the catalog's
+//! ([`mod@super::catalog`]): a configuration's pools of orders, products and
 //! URIs, random text and JSON, values of the wrong type, unknown members,
 //! `order_id` values and `name`/`arguments` members. Neither of those two
 //! modules is imported here, so they form layers, not a circle
