@@ -48,12 +48,25 @@ fn check_and_diff_without_the_tools_binary_are_one_sentence_and_exit_2() {
     let lone = dir.join("mcp-reference");
     std::fs::copy(BIN, &lone).unwrap();
     for sub in ["check", "diff"] {
-        let out = Command::new(&lone)
-            .args([sub, "--", "true"])
-            .env("PATH", "")
-            .stdin(Stdio::null())
-            .output()
-            .unwrap();
+        // The copy was just written: while another test of this binary
+        // forks, the child may still hold it open for writing, and exec
+        // says ETXTBSY ("Text file busy"), which is no answer of the
+        // program's; try again.
+        let mut tries = 0;
+        let out = loop {
+            match Command::new(&lone)
+                .args([sub, "--", "true"])
+                .env("PATH", "")
+                .stdin(Stdio::null())
+                .output()
+            {
+                Err(e) if e.raw_os_error() == Some(26) && tries < 50 => {
+                    tries += 1;
+                    std::thread::sleep(std::time::Duration::from_millis(20));
+                }
+                other => break other.unwrap(),
+            }
+        };
         let err = stderr(&out);
         assert_eq!(out.status.code(), Some(2), "{sub}: {err}");
         assert!(out.stdout.is_empty(), "{sub}");
@@ -197,6 +210,27 @@ fn a_user_who_owns_no_order_is_warned_once() {
         assert_eq!(out.status.code(), Some(0), "{args:?}");
         assert!(out.stderr.is_empty(), "{args:?}: {}", stderr(&out));
     }
+    // Over HTTP (no authorization: the launch user answers), the warning
+    // follows the line that names the address, which stays the first.
+    let mut child = Command::new(BIN)
+        .args(["--user", "nobody", "serve", "--http", "127.0.0.1:0"])
+        .stdin(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = std::io::BufRead::lines(std::io::BufReader::new(child.stderr.take().unwrap()));
+    let first = lines.next().unwrap().unwrap();
+    let second = lines.next().unwrap().unwrap();
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(
+        first.starts_with("mcp-reference: serving MCP over HTTP at http://127.0.0.1:"),
+        "{first}"
+    );
+    assert!(
+        second.starts_with("mcp-reference: warning: the user \"nobody\""),
+        "{second}"
+    );
 }
 
 /// `--http localhost:8080` is refused with the address to write instead

@@ -119,20 +119,20 @@ pub(crate) fn serve(
     server: Server,
     addr: SocketAddr,
     client: Client,
-    level: LogLevel,
+    (level, warning): (LogLevel, Option<String>),
 ) -> Result<(), Failure> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .map_err(|e| format!("cannot start the HTTP runtime: {e}"))?;
-    runtime.block_on(run(server, addr, client, level))
+    runtime.block_on(run(server, addr, client, (level, warning)))
 }
 
 async fn run(
     server: Server,
     addr: SocketAddr,
     client: Client,
-    level: LogLevel,
+    (level, warning): (LogLevel, Option<String>),
 ) -> Result<(), Failure> {
     let listener = TcpListener::bind(addr)
         .await
@@ -153,6 +153,9 @@ async fn run(
             "mcp-reference: serving MCP over HTTP at http://{local}{}",
             binding.server().config().http().endpoint
         );
+    }
+    if let Some(warning) = warning {
+        eprintln!("{warning}");
     }
     let permits = Arc::new(Semaphore::new(MAX_CONNECTIONS));
     let graceful = GracefulShutdown::new();

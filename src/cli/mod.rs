@@ -208,18 +208,22 @@ pub(crate) fn main() -> ExitCode {
             .is_none(),
         _ => true,
     };
-    if launch_user
-        && cli.log_level >= LogLevel::Warn
-        && let Some(sentence) = user_without_orders(&config)
-    {
-        eprintln!("mcp-reference: warning: {sentence}");
+    let warning = (launch_user && cli.log_level >= LogLevel::Warn)
+        .then(|| user_without_orders(&config))
+        .flatten()
+        .map(|sentence| format!("mcp-reference: warning: {sentence}"));
+    // Over HTTP the warning follows the line that names the address, which
+    // stays the first line on stderr.
+    let http = matches!(command, Command::Serve { http: Some(_), .. });
+    if let (false, Some(warning)) = (http, &warning) {
+        eprintln!("{warning}");
     }
     match command {
         Command::Serve { http: None, .. } => serve(config, cli.log_level),
         Command::Serve {
             http: Some(addr),
             issuer_ca,
-        } => serve_http(config, addr, issuer_ca.as_deref(), cli.log_level),
+        } => serve_http(config, addr, issuer_ca.as_deref(), (cli.log_level, warning)),
         Command::Demo { out } => {
             let is_default = config == Config::default();
             demo::run(&cli.config, &cli.user, out, is_default)
@@ -277,7 +281,7 @@ fn serve_http(
     config: Config,
     addr: SocketAddr,
     issuer_ca: Option<&std::path::Path>,
-    level: LogLevel,
+    (level, warning): (LogLevel, Option<String>),
 ) -> ExitCode {
     if !config.legacy_versions().is_empty() {
         return refuse(
@@ -293,7 +297,7 @@ fn serve_http(
         Ok(client) => client,
         Err(sentence) => return refuse(&sentence),
     };
-    match http::serve(server, addr, client, level) {
+    match http::serve(server, addr, client, (level, warning)) {
         Ok(()) => ExitCode::SUCCESS,
         Err(sentence) => {
             eprintln!("mcp-reference: {sentence}");
