@@ -59,7 +59,7 @@ const DRAIN: Duration = Duration::from_secs(10);
 /// retries with a token on the same connection), and how long it waits for
 /// it. A larger body, or one slower than that, is not read: the refusal
 /// then says `Connection: close` (RFC 9112 section 9.6) and the connection
-/// ends. Docs: docs/behavior.md, DEC40.
+/// ends. Docs: docs/behavior.md, DEC48.
 const REFUSED_BODY: u64 = 64 * 1024;
 /// See [`REFUSED_BODY`].
 const REFUSED_WAIT: Duration = Duration::from_secs(1);

@@ -49,7 +49,7 @@ const FETCH_TIMEOUT: Duration = Duration::from_secs(10);
 /// set's refetch: the fetch goes on in the background (up to
 /// [`FETCH_TIMEOUT`]), and a request not answered by then is judged with
 /// the keys at hand, so a stalled issuer never holds a request longer
-/// (docs/behavior.md, DEC41).
+/// (docs/behavior.md, DEC49).
 pub(crate) const FETCH_WAIT: Duration = Duration::from_secs(1);
 
 /// Where the keys come from, and the keys.

@@ -37,7 +37,7 @@
 //! | A1 to A9 | [`auth::expect_auth`] (the HTTP rows under the token's user: [`http::expect_http`]) |
 //!
 //! The contract's decisions are cited by the ids `docs/behavior.md` gives
-//! them (DEC1 to DEC41; DEC40 and DEC41 are the HTTP driver's, not the
+//! them (DEC1 to DEC49; DEC48 and DEC49 are the HTTP driver's, not the
 //! model's).
 
 pub mod auth;
