@@ -2,7 +2,7 @@
 //! any server on this stack (hyper 1.x, tokio, HTTP/1.1 keep-alive, the
 //! same runtime as `serve --http`) can do per request. It reads each
 //! request's whole body and answers 200 with Example 43.2's reply as a
-//! constant, deciding nothing. `scripts/http_load.sh` runs it beside the
+//! constant, deciding nothing. `scripts/http_load.py` runs it beside the
 //! real server in alternating rounds.
 //!
 //! Usage: `cargo run --release --example http_floor -- ADDR` (prints the

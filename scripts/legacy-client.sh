@@ -10,7 +10,11 @@
 #
 # Not run in CI (it installs packages). Usage: scripts/legacy-client.sh
 # The SDK goes into a virtual environment under /tmp (MCP_CLIENT_VENV), the
-# Inspector into /tmp/mcp-inspector (MCP_INSPECTOR_DIR).
+# Inspector into /tmp/mcp-inspector (MCP_INSPECTOR_DIR). The binary is
+# built into $CARGO_TARGET_DIR (default target/). Exit 0 only when every
+# call ended as it must (the three legacy and dual-era sessions and the
+# Inspector's calls succeed, the legacy client without --legacy fails);
+# otherwise exit 1, after a line naming each call that did not.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,7 +26,11 @@ fi
 echo "client: MCP Python SDK $("$venv/bin/pip" show mcp | sed -n 's/^Version: //p')"
 
 cargo build --release -q
-bin="$PWD/target/release/mcp-reference"
+target="${CARGO_TARGET_DIR:-target}"
+case "$target" in /*) ;; *) target="$PWD/$target" ;; esac
+bin="$target/release/mcp-reference"
+[ -x "$bin" ] || { echo "legacy-client.sh: no binary at $bin after the build" >&2; exit 1; }
+wrong=()
 wire="$(mktemp -d)"
 trap 'rm -rf "$wire"' EXIT
 
@@ -33,15 +41,28 @@ tee "$wire/in" | "$bin" "\$@" | tee "$wire/out"
 WRAP
 chmod +x "$wire/server.sh"
 
+# run EXPECT MODE ARGS...: EXPECT is ok or fails.
 run() {
-  local mode="$1"
-  shift
+  local expect="$1" mode="$2" status=0
+  shift 2
   : >"$wire/in"
   : >"$wire/out"
   echo
   echo "\$ python scripts/legacy_client.py mcp-reference $mode $*"
-  "$venv/bin/python" scripts/legacy_client.py "$wire/server.sh" "$mode" "$@" || true
+  "$venv/bin/python" scripts/legacy_client.py "$wire/server.sh" "$mode" "$@" || status=$?
   show_wire
+  if { [ "$expect" = ok ] && [ "$status" -ne 0 ]; } || { [ "$expect" = fails ] && [ "$status" -eq 0 ]; }; then
+    wrong+=("$mode $* (exit $status, expected $expect)")
+  fi
+}
+
+verdict() {
+  if [ "${#wrong[@]}" -gt 0 ]; then
+    printf 'legacy-client.sh: not as expected: %s\n' "${wrong[@]}" >&2
+    exit 1
+  fi
+  echo
+  echo "every call ended as expected"
 }
 
 show_wire() {
@@ -51,12 +72,12 @@ show_wire() {
   cat "$wire/out"
 }
 
-run legacy serve --legacy 2025-11-25,2025-06-18
-run legacy serve --legacy 2025-06-18
-run auto serve --legacy 2025-11-25,2025-06-18
-run legacy serve
+run ok legacy serve --legacy 2025-11-25,2025-06-18
+run ok legacy serve --legacy 2025-06-18
+run ok auto serve --legacy 2025-11-25,2025-06-18
+run fails legacy serve
 
-command -v npm >/dev/null || { echo "no npm: the Inspector CLI part is skipped"; exit 0; }
+command -v npm >/dev/null || { echo "no npm: the Inspector CLI part is skipped"; verdict; }
 inspector_dir="${MCP_INSPECTOR_DIR:-/tmp/mcp-inspector}"
 inspector="$inspector_dir/node_modules/.bin/mcp-inspector"
 if [ ! -x "$inspector" ]; then
@@ -74,6 +95,9 @@ for call in "--method tools/list" "--method tools/call --tool-name get_order --t
   # shellcheck disable=SC2086
   echo "\$ mcp-inspector --cli mcp-reference serve --legacy 2025-11-25,2025-06-18 $call"
   # shellcheck disable=SC2086
-  "$inspector" --cli "$wire/server.sh" serve --legacy 2025-11-25,2025-06-18 $call || true
+  status=0
+  "$inspector" --cli "$wire/server.sh" serve --legacy 2025-11-25,2025-06-18 $call || status=$?
   show_wire
+  [ "$status" -eq 0 ] || wrong+=("inspector $call (exit $status, expected ok)")
 done
+verdict

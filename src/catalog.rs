@@ -1,7 +1,8 @@
 //! The catalog of the configuration: the static resources, the order
 //! template and the prompts a configuration may offer besides its tools
-//! (issue 32; the textbook's configuration offers none of them, so its
-//! `server/discover` stays `capabilities: {"tools": {}}`).
+//! (rows R1 to R7, P1 to P10, C1 to C5 of docs/behavior.md; the textbook's
+//! configuration offers none of them, so its `server/discover` stays
+//! `capabilities: {"tools": {}}`).
 //!
 //! This is part of the configuration layer: typed, validated once at load
 //! (`Catalog::validate`, called by [`crate::Config`]), knowing nothing of

@@ -24,10 +24,13 @@
 //! assert_eq!(server.respond(br#"{"jsonrpc":"2.0","method":"notifications/cancelled"}"#), None);
 //! ```
 //!
-//! As a dev-dependency, leave the binary's feature off:
-//! `mcp-reference = { version = "0.1", default-features = false }` brings
-//! serde, serde_json, memchr and base64 (the HTTP binding's sentinel
-//! decoding), nothing else.
+//! The crate is not published: depend on a checkout, as a dev-dependency
+//! with the binary's feature off,
+//! `mcp-reference = { path = "../mcp-reference", default-features = false }`
+//! (or a `git` dependency on the repository), which brings serde,
+//! serde_json, memchr and base64 (the HTTP binding's sentinel decoding),
+//! nothing else. `examples/oracle.rs` compares a file of your replies with
+//! the reference's (`cargo run --example oracle -- REQUESTS REPLIES`).
 //!
 //! A [`Session`] adds what belongs to a stdio process (the opt-in legacy
 //! `initialize` handshake); [`serve`] is the stdio driver the binary runs.

@@ -5,7 +5,9 @@
 //! in one sentence with exit 2; a stdin that cannot be read ends `serve`
 //! with exit 1 and one sentence (none with `--log-level off`); the demo
 //! prints the README's table, and a transcript it cannot write is exit 1
-//! with one sentence. The stdio framing is `tests/binary.rs`'s.
+//! with one sentence; run outside the checkout it writes nothing there; a
+//! user who owns no order is warned once; `--http localhost:8080` gets the
+//! address to write. The stdio framing is `tests/binary.rs`'s.
 
 use std::process::{Command, Output, Stdio};
 
@@ -46,12 +48,25 @@ fn check_and_diff_without_the_tools_binary_are_one_sentence_and_exit_2() {
     let lone = dir.join("mcp-reference");
     std::fs::copy(BIN, &lone).unwrap();
     for sub in ["check", "diff"] {
-        let out = Command::new(&lone)
-            .args([sub, "--", "true"])
-            .env("PATH", "")
-            .stdin(Stdio::null())
-            .output()
-            .unwrap();
+        // The copy was just written: while another test of this binary
+        // forks, the child may still hold it open for writing, and exec
+        // says ETXTBSY ("Text file busy"), which is no answer of the
+        // program's; try again.
+        let mut tries = 0;
+        let out = loop {
+            match Command::new(&lone)
+                .args([sub, "--", "true"])
+                .env("PATH", "")
+                .stdin(Stdio::null())
+                .output()
+            {
+                Err(e) if e.raw_os_error() == Some(26) && tries < 50 => {
+                    tries += 1;
+                    std::thread::sleep(std::time::Duration::from_millis(20));
+                }
+                other => break other.unwrap(),
+            }
+        };
         let err = stderr(&out);
         assert_eq!(out.status.code(), Some(2), "{sub}: {err}");
         assert!(out.stdout.is_empty(), "{sub}");
@@ -140,4 +155,143 @@ fn a_demo_that_cannot_write_its_transcript_is_exit_1() {
         err.starts_with("mcp-reference demo: cannot create "),
         "{err}"
     );
+}
+
+/// Run outside the checkout (an empty folder) with no `--out`, the demo
+/// writes nothing into the working directory (neither `data/` nor
+/// `target/`) and says where the transcript went (issue 39, item 7).
+#[test]
+fn a_demo_outside_the_checkout_writes_nothing_there() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("demo-elsewhere");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = Command::new(BIN)
+        .arg("demo")
+        .current_dir(&dir)
+        .env_remove("MCP_REFERENCE_CONFIG")
+        .env_remove("MCP_REFERENCE_USER")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let left: Vec<_> = std::fs::read_dir(&dir).unwrap().flatten().collect();
+    assert!(left.is_empty(), "the demo wrote {left:?}");
+    let printed = String::from_utf8_lossy(&out.stdout).into_owned();
+    let written = std::env::temp_dir().join("mcp-reference-demo/mcp-run.json");
+    assert!(
+        printed.contains(&format!(
+            "transcript written to {} (this directory is not",
+            written.display()
+        )),
+        "{printed}"
+    );
+    assert!(written.is_file());
+}
+
+/// A trusted user who owns none of the configuration's orders is served
+/// (a user with no order yet is real) but said once on stderr, with the
+/// owners, since every order would read as not found; the owner of an
+/// order, and `--log-level off`, hear nothing (issue 39, item 7).
+#[test]
+fn a_user_who_owns_no_order_is_warned_once() {
+    let out = run(&["--user", "nobody", "serve"]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with("mcp-reference: warning: the user \"nobody\" owns no order in this configuration (owners: mira, tomas)"),
+        "{err}"
+    );
+    for args in [
+        &["--user", "tomas", "serve"][..],
+        &["--user", "nobody", "--log-level", "off"][..],
+    ] {
+        let out = run(args);
+        assert_eq!(out.status.code(), Some(0), "{args:?}");
+        assert!(out.stderr.is_empty(), "{args:?}: {}", stderr(&out));
+    }
+    // Over HTTP (no authorization: the launch user answers), the warning
+    // follows the line that names the address, which stays the first.
+    let mut child = Command::new(BIN)
+        .args(["--user", "nobody", "serve", "--http", "127.0.0.1:0"])
+        .stdin(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = std::io::BufRead::lines(std::io::BufReader::new(child.stderr.take().unwrap()));
+    let first = lines.next().unwrap().unwrap();
+    let second = lines.next().unwrap().unwrap();
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(
+        first.starts_with("mcp-reference: serving MCP over HTTP at http://127.0.0.1:"),
+        "{first}"
+    );
+    assert!(
+        second.starts_with("mcp-reference: warning: the user \"nobody\""),
+        "{second}"
+    );
+}
+
+/// `--http localhost:8080` is refused with the address to write instead
+/// (host names are not resolved), in one sentence, exit 2.
+#[test]
+fn a_host_name_for_http_gets_the_address_to_write() {
+    let out = run(&["serve", "--http", "localhost:8080"]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("write one such as 127.0.0.1:8080"), "{err}");
+}
+
+/// A host whose client opens with `initialize` (the MCP Inspector's
+/// `--config` of a stdio server, the Python SDK's legacy mode) is refused
+/// by the reply (`-32022`, row D6), and the server says on stderr, once per
+/// process, what it needs: `--legacy` (issue 39, item 2). Not with
+/// `--legacy`, not for modern lines, not with `--log-level error`.
+#[test]
+fn a_refused_initialize_says_once_what_the_host_needs() {
+    let init = |id: u8, v: &str| {
+        format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"method":"initialize","params":{{"protocolVersion":"{v}","capabilities":{{}},"clientInfo":{{"name":"host","version":"1"}}}}}}"#
+        )
+    };
+    let modern = r#"{"jsonrpc":"2.0","id":9,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#;
+    let input = format!(
+        "{}\n{}\n{modern}\n",
+        init(1, "2025-11-25"),
+        init(2, "2025-06-18")
+    );
+    let serve = |args: &[&str], input: &str| {
+        let mut child = Command::new(BIN)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::io::Write::write_all(&mut child.stdin.take().unwrap(), input.as_bytes()).unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(0));
+        assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 3);
+        stderr(&out)
+    };
+    let err = serve(&["serve"], &input);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with(
+            "mcp-reference: line 1: refused an initialize \"2025-11-25\": this server speaks \
+             2026-07-28, which has no handshake; a host whose client opens with initialize needs \
+             it started with --legacy 2025-11-25,2025-06-18"
+        ),
+        "{err}"
+    );
+    for (args, input) in [
+        (&["serve", "--legacy", "2025-11-25"][..], input.as_str()),
+        (&["--log-level", "error", "serve"][..], input.as_str()),
+        (&["serve"][..], &format!("{modern}\n{modern}\n{modern}\n")),
+    ] {
+        let err = serve(args, input);
+        assert!(err.is_empty(), "{args:?}: {err}");
+    }
 }

@@ -326,12 +326,16 @@ fn constant_texts_name_no_order() {
 }
 
 /// The demo with another user, or with another configuration, writes its
-/// transcript under `target/` of the directory it runs in, says where, and
+/// transcript under `target/` of the checkout it runs in, says where, and
 /// never touches `data/mcp-run.json`.
 #[test]
 fn demo_with_another_configuration_leaves_the_recorded_run_alone() {
     let dir = std::env::temp_dir().join(format!("mcp-demo-cwd-{}", std::process::id()));
     std::fs::create_dir_all(dir.join("data")).unwrap();
+    // A checkout as the demo recognises one (outside it, see
+    // tests/command_line.rs, the demo writes nothing into the directory).
+    std::fs::write(dir.join("Cargo.toml"), "").unwrap();
+    std::fs::write(dir.join("data/example-43.2.request.json"), "").unwrap();
     let config = concat!(env!("CARGO_MANIFEST_DIR"), "/data/config.example.json");
     for (args, env_user) in [
         (vec!["demo"], Some("tomas")),

@@ -287,6 +287,42 @@ fn mira_and_tomas_see_their_own_orders() {
     assert_eq!((none.0, none.3), (401, 0));
 }
 
+/// DEC36, the unmapped subject (issue 39, item 10): a token whose subject
+/// is `mira` reads mira's order when a user signed in as mira, with or
+/// without a `users` map; a `client_credentials` client that happens to be
+/// called `mira` (`sub` and `client_id` both `mira`) reads none, unless the
+/// map lists it. The model says the same for each (`Fixture::call`).
+#[test]
+fn an_unmapped_subject_never_borrows_a_user_s_name() {
+    let mapped = settings(issuer().jwks());
+    let mut plain = mapped.clone();
+    plain.users.clear();
+    let mut listed = mapped.clone();
+    listed.users.insert("mira".into(), "mira".into());
+    let mut itself = mcp_reference_testkit::issuer::claims("mira", "orders:read");
+    itself["client_id"] = "mira".into();
+    let client_mira = issuer().mint(&mcp_reference_testkit::issuer::header(), &itself);
+    let user_mira = issuer().token("mira", "orders:read", false);
+    for (settings, token, reads) in [
+        (&mapped, &user_mira, true),
+        (&plain, &user_mira, true),
+        (&mapped, &client_mira, false),
+        (&plain, &client_mira, false),
+        (&listed, &client_mira, true),
+    ] {
+        let config = with_auth(Config::default(), settings.clone());
+        // `call` holds the binding to the model too.
+        let got = Fixture::new(&config).call("A-104", Some(token));
+        assert_eq!(
+            status(&got.2).as_deref() == Some("processing"),
+            reads,
+            "users {:?}: {}",
+            settings.users,
+            got.2
+        );
+    }
+}
+
 /// Without `http.authorization` (or with `"none"`), nothing changes: the
 /// same bytes as the binding of the textbook configuration (A9).
 #[test]

@@ -219,25 +219,65 @@ fn circles(root: &Path) -> Vec<Vec<String>> {
     out
 }
 
-/// Layers, not circles: in the reference crate (`src/`) and in the
-/// implementer tools (`tools/src/`), no module reaches back, through its
-/// imports (`use`, and paths from `crate`, `super` or `self`), to a module
-/// that imports it.
+/// The source folders of every package of the repository: the `src/` (or,
+/// for the fuzz project, `fuzz_targets/`) beside each `Cargo.toml`, found
+/// by walking the tree, so a package added later is covered without a word
+/// here.
+fn package_sources(root: &Path) -> Vec<PathBuf> {
+    fn manifests(dir: &Path, out: &mut Vec<PathBuf>) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if name.starts_with('.') || name == "target" || name == "corpus" {
+                continue;
+            }
+            if path.is_dir() {
+                manifests(&path, out);
+            } else if name == "Cargo.toml" {
+                out.push(dir.to_path_buf());
+            }
+        }
+    }
+    let mut packages = Vec::new();
+    manifests(root, &mut packages);
+    let mut out: Vec<PathBuf> = packages
+        .iter()
+        .flat_map(|p| [p.join("src"), p.join("fuzz_targets")])
+        .filter(|d| d.is_dir())
+        .collect();
+    out.sort();
+    out
+}
+
+/// Layers, not circles: in every package (the reference crate `src/`, the
+/// test kit `testkit/src/`, the implementer tools `tools/src/`, the fuzz
+/// targets), no module reaches back, through its imports (`use`, and paths
+/// from `crate`, `super` or `self`), to a module that imports it.
 #[test]
 fn no_import_circles() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    for dir in ["src", "tools/src"] {
-        let found = circles(&root.join(dir));
+    let dirs = package_sources(&root);
+    for must in ["src", "testkit/src", "tools/src"] {
         assert!(
-            found.is_empty(),
-            "{dir}: import circles: {}",
-            found
-                .iter()
-                .map(|c| c.join(" <-> "))
-                .collect::<Vec<_>>()
-                .join("; ")
+            dirs.contains(&root.join(must)),
+            "the layout test does not see {must}: {dirs:?}"
         );
     }
+    let mut found_any = Vec::new();
+    for dir in &dirs {
+        let shown = dir.strip_prefix(&root).unwrap_or(dir).display().to_string();
+        for circle in circles(dir) {
+            found_any.push(format!("{shown}: {}", circle.join(" <-> ")));
+        }
+    }
+    assert!(
+        found_any.is_empty(),
+        "import circles: {}",
+        found_any.join("; ")
+    );
 }
 
 /// The circle finder finds one: two modules that import each other, and

@@ -202,6 +202,18 @@ fn the_provider_s_tokens_choose_the_user() {
         "DEC36: courier is tomas"
     );
 
+    // A client_credentials client whose id happens to be an account's name
+    // (issue 39, item 10): its `sub` is "mira", but it acts for itself
+    // (`sub` equal to `client_id`), so it is no user (DEC36).
+    let client_mira = s.provider.client_credentials("mira", &s.resource);
+    let (_, claims) = decode(&client_mira);
+    assert_eq!(
+        (&claims["sub"], &claims["client_id"]),
+        (&"mira".into(), &"mira".into())
+    );
+    let got = get_order(&url, Some(&client_mira), "A-104");
+    assert_eq!(got.body, nothing.body, "DEC36: the client mira is not mira");
+
     // Tokens for another resource, by both grants: valid in every other way.
     for token in [
         s.provider.client_credentials("service", &s.other),

@@ -26,3 +26,20 @@ fn the_python_sdk_client_over_http() {
     run_client(&python, &[script.into(), url.into()]);
     drop(server);
 }
+
+/// Item 4 of issue 39: a test that cannot run is never a silent pass:
+/// under CI it is a failure naming what is missing (by hand, the skip is a
+/// counted line past the harness's capture: `python_sdk::skip`).
+#[test]
+fn a_missing_dependency_fails_under_ci() {
+    let under_ci = std::panic::catch_unwind(|| python_sdk::skip("the thing", "get it", true));
+    let message = under_ci.expect_err("under CI a missing dependency fails");
+    let message = message
+        .downcast_ref::<String>()
+        .cloned()
+        .unwrap_or_default();
+    assert!(
+        message.starts_with("CI: the thing is missing, so this test cannot run: get it"),
+        "{message}"
+    );
+}

@@ -78,8 +78,9 @@ const configuration = {
       response_types: ['code'],
       redirect_uris: [REDIRECT],
     },
-    // Confidential clients acting for themselves (client_credentials).
-    ...['service', 'courier', 'brief'].map((id) => ({
+    // Confidential clients acting for themselves (client_credentials);
+    // `mira` shares an account's name (DEC36: it is still no user).
+    ...['service', 'courier', 'brief', 'mira'].map((id) => ({
       client_id: id,
       client_secret: `${id}-secret`,
       grant_types: ['client_credentials'],

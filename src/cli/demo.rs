@@ -112,14 +112,19 @@ pub(crate) const OTHER: &str = "target/demo/mcp-run.json";
 
 /// Runs the demo. `is_default` says whether the effective configuration is
 /// the textbook's; only then does the transcript go to [`RECORDED`] by
-/// default.
+/// default, and only in the checkout ([`in_checkout`]).
 pub(crate) fn run(
     config: &Option<PathBuf>,
     user: &Option<String>,
     out: Option<PathBuf>,
     is_default: bool,
 ) -> ExitCode {
-    let out = out.unwrap_or_else(|| PathBuf::from(if is_default { RECORDED } else { OTHER }));
+    let outside = out.is_none() && !in_checkout();
+    let out = match out {
+        Some(out) => out,
+        None if outside => std::env::temp_dir().join("mcp-reference-demo/mcp-run.json"),
+        None => PathBuf::from(if is_default { RECORDED } else { OTHER }),
+    };
     match exchange(config, user) {
         Ok(transcript) => {
             if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty())
@@ -130,7 +135,13 @@ pub(crate) fn run(
             if let Err(e) = std::fs::write(&out, transcript) {
                 return fail(&format!("cannot write {}: {e}", out.display()));
             }
-            if is_default {
+            if outside {
+                println!(
+                    "\ntranscript written to {} (this directory is not the mcp-reference \
+                     checkout, so nothing is written here; --out FILE chooses the file)",
+                    out.display()
+                );
+            } else if is_default {
                 println!("\ntranscript written to {}", out.display());
             } else {
                 println!(
@@ -143,6 +154,16 @@ pub(crate) fn run(
         }
         Err(sentence) => fail(&sentence),
     }
+}
+
+/// Whether the working directory is the mcp-reference checkout (its
+/// `Cargo.toml` and the book's Example 43.2 beside it): only there do the
+/// default transcript paths, which are the checkout's, apply. Run from
+/// anywhere else, the demo writes into the system's temporary folder
+/// rather than create `data/` or `target/` in a stranger's directory.
+fn in_checkout() -> bool {
+    std::path::Path::new("Cargo.toml").is_file()
+        && std::path::Path::new("data/example-43.2.request.json").is_file()
 }
 
 fn fail(sentence: &str) -> ExitCode {

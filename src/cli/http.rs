@@ -7,8 +7,11 @@
 //!   once (the next waits to be accepted); a request head must arrive
 //!   within [`HEADER_TIMEOUT`].
 //! - The head is judged first ([`Binding::head`]): a refused or
-//!   oversized request is answered without reading its body; a body is
-//!   read up to the limit and no further.
+//!   oversized request is answered without running anything; a refused
+//!   request's body is read to its end when it is small and prompt
+//!   ([`REFUSED_BODY`], [`REFUSED_WAIT`]), so the connection stays usable,
+//!   else the refusal says `Connection: close` (RFC 9112 section 9.6); an
+//!   admitted body is read up to the limit and no further.
 //! - SIGINT or SIGTERM: stop accepting, answer the requests in flight, close
 //!   idle connections, exit 0 (at most [`DRAIN`] later).
 //! - Logs on stderr: the listening address (unless `--log-level off`), one
@@ -31,7 +34,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use http_body_util::{BodyExt, Full, Limited};
-use hyper::body::{Bytes, Incoming};
+use hyper::body::{Body, Bytes, Incoming};
 use hyper::server::conn::http1;
 use hyper::service::service_fn;
 use hyper_util::rt::{TokioIo, TokioTimer};
@@ -51,6 +54,15 @@ const MAX_CONNECTIONS: usize = 1024;
 const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
 /// How long a graceful shutdown waits for requests in flight.
 const DRAIN: Duration = Duration::from_secs(10);
+/// The most of a refused request's body the driver reads before answering,
+/// so that the connection can serve the next request (the OAuth flow
+/// retries with a token on the same connection), and how long it waits for
+/// it. A larger body, or one slower than that, is not read: the refusal
+/// then says `Connection: close` (RFC 9112 section 9.6) and the connection
+/// ends. Docs: docs/behavior.md, DEC48.
+const REFUSED_BODY: u64 = 64 * 1024;
+/// See [`REFUSED_BODY`].
+const REFUSED_WAIT: Duration = Duration::from_secs(1);
 
 /// Why the server did not start or stopped, as one sentence.
 pub(crate) type Failure = String;
@@ -107,20 +119,20 @@ pub(crate) fn serve(
     server: Server,
     addr: SocketAddr,
     client: Client,
-    level: LogLevel,
+    (level, warning): (LogLevel, Option<String>),
 ) -> Result<(), Failure> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .map_err(|e| format!("cannot start the HTTP runtime: {e}"))?;
-    runtime.block_on(run(server, addr, client, level))
+    runtime.block_on(run(server, addr, client, (level, warning)))
 }
 
 async fn run(
     server: Server,
     addr: SocketAddr,
     client: Client,
-    level: LogLevel,
+    (level, warning): (LogLevel, Option<String>),
 ) -> Result<(), Failure> {
     let listener = TcpListener::bind(addr)
         .await
@@ -141,6 +153,9 @@ async fn run(
             "mcp-reference: serving MCP over HTTP at http://{local}{}",
             binding.server().config().http().endpoint
         );
+    }
+    if let Some(warning) = warning {
+        eprintln!("{warning}");
     }
     let permits = Arc::new(Semaphore::new(MAX_CONNECTIONS));
     let graceful = GracefulShutdown::new();
@@ -172,7 +187,7 @@ async fn run(
             let keys = keys.clone();
             let tokens = tokens.clone();
             async move {
-                let trust = (keys.as_ref(), tokens.as_ref());
+                let trust = (&keys, tokens.as_ref());
                 Ok::<_, Infallible>(answer(&binding, trust, request, peer, level).await)
             }
         });
@@ -208,7 +223,7 @@ async fn run(
 /// Answers one request through the binding.
 async fn answer(
     binding: &Binding,
-    (source, tokens): (&KeySource, &Tokens),
+    (source, tokens): (&Arc<KeySource>, &Tokens),
     request: hyper::Request<Incoming>,
     peer: SocketAddr,
     level: LogLevel,
@@ -251,8 +266,13 @@ async fn answer(
         now,
         verified: cached.as_deref(),
     };
+    // Whether the connection ends after this response: then it says so.
+    let mut close = false;
     let response = match binding.head(&head, &trust) {
-        Err(refused) => refused,
+        Err(refused) => {
+            close = !drained(body).await;
+            refused
+        }
         Ok(admitted) => {
             if let (Some(token), Some(identity)) = (token, admitted.identity) {
                 tokens.put(token, identity, now, generation);
@@ -272,8 +292,11 @@ async fn answer(
                     )
                 }
                 // Over the limit, or the client stopped sending: either
-                // way the body cannot be answered.
-                Err(_) => binding.too_large(),
+                // way the body cannot be answered, nor the rest of it read.
+                Err(_) => {
+                    close = true;
+                    binding.too_large()
+                }
             }
         }
     };
@@ -284,10 +307,27 @@ async fn answer(
             parts.method, response.status
         );
     }
-    to_hyper(response)
+    to_hyper(response, close)
 }
 
-fn to_hyper(response: Response) -> hyper::Response<Full<Bytes>> {
+/// Reads a refused request's body to its end, if it is at most
+/// [`REFUSED_BODY`] bytes and arrives within [`REFUSED_WAIT`]: whether it
+/// did, and so whether the connection can serve another request.
+async fn drained(body: Incoming) -> bool {
+    if body.is_end_stream() {
+        return true;
+    }
+    if body.size_hint().lower() > REFUSED_BODY {
+        return false;
+    }
+    let limit = usize::try_from(REFUSED_BODY).unwrap_or(usize::MAX);
+    matches!(
+        tokio::time::timeout(REFUSED_WAIT, Limited::new(body, limit).collect()).await,
+        Ok(Ok(_))
+    )
+}
+
+fn to_hyper(response: Response, close: bool) -> hyper::Response<Full<Bytes>> {
     let mut out = hyper::Response::new(Full::new(Bytes::from(response.body)));
     *out.status_mut() =
         hyper::StatusCode::from_u16(response.status).unwrap_or(hyper::StatusCode::BAD_REQUEST);
@@ -305,6 +345,12 @@ fn to_hyper(response: Response) -> hyper::Response<Full<Bytes>> {
     {
         out.headers_mut()
             .insert(hyper::header::WWW_AUTHENTICATE, challenge);
+    }
+    if close {
+        out.headers_mut().insert(
+            hyper::header::CONNECTION,
+            hyper::header::HeaderValue::from_static("close"),
+        );
     }
     out
 }

@@ -6,7 +6,8 @@
 //! the configured issuer exactly (RFC 8414 section 3.3), then its
 //! `jwks_uri`. A token naming a `kid` the keys lack makes the driver fetch
 //! the set again, at most once per [`REFETCH_INTERVAL`] (key rotation,
-//! without letting unknown `kid`s drive a fetch per request).
+//! without letting unknown `kid`s drive a fetch per request), in the
+//! background: the request that caused it waits at most [`FETCH_WAIT`].
 //!
 //! Over `https` (TLS 1.3 or 1.2 through rustls, the certificate checked
 //! against the Mozilla roots of `webpki-roots` and the certificates of
@@ -44,6 +45,12 @@ pub(crate) const REFETCH_INTERVAL: Duration = Duration::from_secs(5);
 const MAX_DOCUMENT: usize = 1024 * 1024;
 /// How long one fetch may take.
 const FETCH_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long a request whose token names an unknown `kid` waits for the key
+/// set's refetch: the fetch goes on in the background (up to
+/// [`FETCH_TIMEOUT`]), and a request not answered by then is judged with
+/// the keys at hand, so a stalled issuer never holds a request longer
+/// (docs/behavior.md, DEC49).
+pub(crate) const FETCH_WAIT: Duration = Duration::from_secs(1);
 
 /// Where the keys come from, and the keys.
 pub(crate) struct KeySource {
@@ -53,6 +60,9 @@ pub(crate) struct KeySource {
     /// How many times the keys were replaced by a fetch after the first.
     generation: AtomicU64,
     last: Mutex<Option<Instant>>,
+    /// Counts the refetches that ended (new keys or not), for the requests
+    /// that wait for one.
+    ended: tokio::sync::watch::Sender<u64>,
 }
 
 impl KeySource {
@@ -68,6 +78,7 @@ impl KeySource {
             keys: RwLock::new(Arc::new(keys)),
             generation: AtomicU64::new(0),
             last: Mutex::new(None),
+            ended: tokio::sync::watch::Sender::new(0),
         };
         let Some(settings) = settings else {
             return Ok(fixed(Keys::default()));
@@ -85,6 +96,7 @@ impl KeySource {
             keys: RwLock::new(Arc::new(keys)),
             generation: AtomicU64::new(0),
             last: Mutex::new(None),
+            ended: tokio::sync::watch::Sender::new(0),
         })
     }
 
@@ -104,8 +116,10 @@ impl KeySource {
 
     /// The keys for a token naming `kid`: when they lack it and the set is
     /// fetched (not fixed), fetched again, at most once per
-    /// [`REFETCH_INTERVAL`]. A failed fetch keeps the old keys.
-    pub(crate) async fn keys_for(&self, kid: Option<&str>) -> Arc<Keys> {
+    /// [`REFETCH_INTERVAL`], in the background: the request waits for the
+    /// fetch at most [`FETCH_WAIT`], then goes on with the keys at hand. A
+    /// failed fetch keeps the old keys.
+    pub(crate) async fn keys_for(self: &Arc<Self>, kid: Option<&str>) -> Arc<Keys> {
         let keys = self.keys();
         let (Some(kid), Some(uri)) = (kid, &self.jwks_uri) else {
             return keys;
@@ -122,17 +136,20 @@ impl KeySource {
             }
             *last = Some(Instant::now());
         }
-        match fetch_keys(&self.client, uri).await {
-            Ok(fresh) => {
-                let fresh = Arc::new(fresh);
-                if let Ok(mut slot) = self.keys.write() {
-                    *slot = fresh.clone();
-                    self.generation.fetch_add(1, Ordering::AcqRel);
-                }
-                fresh
+        let mut ended = self.ended.subscribe();
+        let source = Arc::clone(self);
+        let uri = uri.clone();
+        tokio::spawn(async move {
+            if let Ok(fresh) = fetch_keys(&source.client, &uri).await
+                && let Ok(mut slot) = source.keys.write()
+            {
+                *slot = Arc::new(fresh);
+                source.generation.fetch_add(1, Ordering::AcqRel);
             }
-            Err(_) => keys,
-        }
+            source.ended.send_modify(|n| *n += 1);
+        });
+        let _ = tokio::time::timeout(FETCH_WAIT, ended.changed()).await;
+        self.keys()
     }
 }
 

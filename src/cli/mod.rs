@@ -62,7 +62,7 @@ enum Command {
         /// example 127.0.0.1:8080 (endpoint /mcp; port 0 picks a free
         /// port). A non-loopback address needs http.allowed_origins in the
         /// configuration file.
-        #[arg(long, value_name = "ADDR")]
+        #[arg(long, value_name = "ADDR", value_parser = parse_addr)]
         http: Option<SocketAddr>,
         /// With --http (ignored without): also trust the CA certificates in this PEM file when
         /// fetching the authorization server's metadata and keys over
@@ -140,6 +140,24 @@ fn tools_missing(error: &io::Error) -> ExitCode {
     }
 }
 
+/// `--http ADDR`: an IP address and a port. A host name is not resolved
+/// (which of its addresses would be bound is the resolver's choice, and
+/// the loopback rules depend on it), so `localhost:8080` gets a hint.
+fn parse_addr(s: &str) -> Result<SocketAddr, String> {
+    s.parse().map_err(|_| {
+        let port = s.rsplit_once(':').map_or("8080", |(_, p)| p);
+        let port = if port.parse::<u16>().is_ok() {
+            port
+        } else {
+            "8080"
+        };
+        format!(
+            "{s:?} is not an IP address and port: write one such as 127.0.0.1:{port} or \
+             [::1]:{port} (host names such as localhost are not resolved)"
+        )
+    })
+}
+
 fn parse_level(s: &str) -> Result<LogLevel, String> {
     LogLevel::parse(s).ok_or_else(|| format!("{s:?} is not one of off, error, warn, info, debug"))
 }
@@ -180,12 +198,32 @@ pub(crate) fn main() -> ExitCode {
         http: None,
         issuer_ca: None,
     };
-    match cli.command.unwrap_or(stdio) {
+    let command = cli.command.unwrap_or(stdio);
+    let launch_user = match &command {
+        Command::Serve { http: Some(_), .. } => config
+            .http()
+            .authorization
+            .as_ref()
+            .and_then(|a| a.oauth())
+            .is_none(),
+        _ => true,
+    };
+    let warning = (launch_user && cli.log_level >= LogLevel::Warn)
+        .then(|| user_without_orders(&config))
+        .flatten()
+        .map(|sentence| format!("mcp-reference: warning: {sentence}"));
+    // Over HTTP the warning follows the line that names the address, which
+    // stays the first line on stderr.
+    let http = matches!(command, Command::Serve { http: Some(_), .. });
+    if let (false, Some(warning)) = (http, &warning) {
+        eprintln!("{warning}");
+    }
+    match command {
         Command::Serve { http: None, .. } => serve(config, cli.log_level),
         Command::Serve {
             http: Some(addr),
             issuer_ca,
-        } => serve_http(config, addr, issuer_ca.as_deref(), cli.log_level),
+        } => serve_http(config, addr, issuer_ca.as_deref(), (cli.log_level, warning)),
         Command::Demo { out } => {
             let is_default = config == Config::default();
             demo::run(&cli.config, &cli.user, out, is_default)
@@ -193,6 +231,26 @@ pub(crate) fn main() -> ExitCode {
         Command::Check { args } => tools(&[&[OsString::from("check")], &args[..]].concat()),
         Command::Diff { args } => tools(&[&[OsString::from("diff")], &args[..]].concat()),
     }
+}
+
+/// A warning when the trusted user owns none of the configuration's
+/// orders (a misspelt `--user`, or a user from another configuration):
+/// every `get_order` would then answer as for an order that does not exist,
+/// which looks like a broken server. Not a refusal: a user with no order
+/// yet is a real case (docs/behavior.md, DEC29's launch user).
+fn user_without_orders(config: &Config) -> Option<String> {
+    let mut owners: Vec<&str> = config.orders().iter().map(|o| o.owner.as_str()).collect();
+    owners.sort_unstable();
+    owners.dedup();
+    if owners.is_empty() || owners.contains(&config.user()) {
+        return None;
+    }
+    Some(format!(
+        "the user {:?} owns no order in this configuration (owners: {}), so every order will \
+         read as not found; --user or MCP_REFERENCE_USER names the user",
+        config.user(),
+        owners.join(", ")
+    ))
 }
 
 fn load_config(cli: &Cli) -> Result<Config, String> {
@@ -223,7 +281,7 @@ fn serve_http(
     config: Config,
     addr: SocketAddr,
     issuer_ca: Option<&std::path::Path>,
-    level: LogLevel,
+    (level, warning): (LogLevel, Option<String>),
 ) -> ExitCode {
     if !config.legacy_versions().is_empty() {
         return refuse(
@@ -239,7 +297,7 @@ fn serve_http(
         Ok(client) => client,
         Err(sentence) => return refuse(&sentence),
     };
-    match http::serve(server, addr, client, level) {
+    match http::serve(server, addr, client, (level, warning)) {
         Ok(()) => ExitCode::SUCCESS,
         Err(sentence) => {
             eprintln!("mcp-reference: {sentence}");

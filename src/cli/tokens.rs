@@ -87,7 +87,7 @@ mod tests {
         Identity {
             issuer: "i".into(),
             subject: "mira".into(),
-            user: "mira".into(),
+            user: Some("mira".into()),
             expires,
             scopes: Vec::new(),
         }

@@ -70,7 +70,9 @@ pub struct OAuthSettings {
     #[serde(default = "default_user_claim")]
     pub user_claim: String,
     /// Claim value -> order owner. A value not listed is the owner's name
-    /// itself.
+    /// itself, except in a token of a client acting for itself (`sub`
+    /// equal to `client_id`, RFC 9068 section 2.2), which acts for no user
+    /// unless listed here (DEC36).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub users: BTreeMap<String, String>,
     /// The issuer's verification keys (a JWK Set), when fixed in the

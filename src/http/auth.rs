@@ -178,8 +178,10 @@ pub struct Identity {
     pub issuer: String,
     /// `sub`.
     pub subject: String,
-    /// The order owner it maps to.
-    pub user: String,
+    /// The order owner it acts for: `None` when it acts for no user
+    /// (DEC36: a client acting for itself that the configuration's `users`
+    /// map does not list), and so reads no order.
+    pub user: Option<String>,
     /// `exp`, in whole seconds (a driver's cache keeps it no longer).
     pub expires: u64,
     /// The token's scopes.
@@ -321,11 +323,17 @@ fn check_claims(
     let claimed = text(&settings.user_claim)
         .filter(|s| !s.is_empty())
         .ok_or(Rejection::Subject)?;
-    let user = settings
-        .users
-        .get(claimed)
-        .cloned()
-        .unwrap_or_else(|| claimed.to_owned());
+    // DEC36: whose orders. The map first; else the claim names the user,
+    // unless the token has no resource owner (RFC 9068 section 2.2: a
+    // client acting for itself carries its own id as `sub`, and
+    // `client_id`): such a client acts for a user only through the map,
+    // never by the accident of sharing a user's name.
+    let client_itself = text("client_id") == Some(subject);
+    let user = match settings.users.get(claimed) {
+        Some(user) => Some(user.clone()),
+        None if client_itself => None,
+        None => Some(claimed.to_owned()),
+    };
     let scopes = text("scope")
         .unwrap_or_default()
         .split(' ')
@@ -511,7 +519,11 @@ impl Guard {
         if !self.settings.scopes.iter().all(granted) {
             return Err(self.challenge(403, Some("insufficient_scope")));
         }
-        Ok(self.servers.get(&identity.user).unwrap_or(&self.nobody))
+        Ok(identity
+            .user
+            .as_ref()
+            .and_then(|user| self.servers.get(user))
+            .unwrap_or(&self.nobody))
     }
 
     /// The `WWW-Authenticate` challenge (RFC 6750 section 3): `error` first

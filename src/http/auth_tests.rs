@@ -114,10 +114,13 @@ fn without(mut v: Value, key: &str) -> Value {
 #[test]
 fn a_valid_token_names_its_user_with_either_algorithm() {
     let id = check(header(), claims()).unwrap();
-    assert_eq!((id.user.as_str(), id.subject.as_str()), ("mira", "mira"));
+    assert_eq!(
+        (id.user.as_deref(), id.subject.as_str()),
+        (Some("mira"), "mira")
+    );
     assert_eq!(id.expires, NOW + 60);
     let rs = json!({"typ": "application/AT+JWT", "alg": "RS256", "kid": "rsa1"});
-    assert_eq!(check(rs, claims()).unwrap().user, "mira");
+    assert_eq!(check(rs, claims()).unwrap().user.as_deref(), Some("mira"));
 }
 
 #[test]
@@ -450,6 +453,36 @@ fn challenges_say_error_only_when_a_token_came() {
     assert_eq!((foreign.status, foreign.challenge), (403, None));
 }
 
+/// DEC36: a subject not in the `users` map is the user of that name,
+/// unless the token is a client acting for itself (`sub` equal to
+/// `client_id`, RFC 9068 section 2.2): that is no user unless the map
+/// lists it.
+#[test]
+fn an_unmapped_subject_never_borrows_a_user_s_name() {
+    let user_of = |s: &OAuthSettings, sub: &str, client: &str| {
+        let claims = with(
+            with(claims(), "sub", json!(sub)),
+            "client_id",
+            json!(client),
+        );
+        verify(s, &jwks(), NOW, &sign(&header(), &claims))
+            .unwrap()
+            .user
+    };
+    let mut s = settings();
+    s.users.insert("client-1".into(), "tomas".into());
+    assert_eq!(user_of(&s, "mira", "app").as_deref(), Some("mira"));
+    assert_eq!(user_of(&s, "mira", "mira"), None);
+    assert_eq!(
+        user_of(&s, "client-1", "client-1").as_deref(),
+        Some("tomas")
+    );
+    assert_eq!(user_of(&s, "client-1", "app").as_deref(), Some("tomas"));
+    s.users.clear();
+    assert_eq!(user_of(&s, "mira", "mira"), None);
+    assert_eq!(user_of(&s, "client-1", "client-1"), None);
+}
+
 #[test]
 fn scope_and_user_come_from_the_verified_token() {
     let b = binding();
@@ -457,7 +490,7 @@ fn scope_and_user_come_from_the_verified_token() {
     let identity = |user: &str, scopes: &[&str]| Identity {
         issuer: ISSUER.into(),
         subject: user.into(),
-        user: user.into(),
+        user: Some(user.into()),
         expires: NOW,
         scopes: scopes.iter().map(|s| s.to_string()).collect(),
     };
@@ -485,7 +518,10 @@ fn scope_and_user_come_from_the_verified_token() {
     // The users map: a client's subject mapped to an owner.
     let s = guard.settings();
     let token = sign(&header(), &with(claims(), "sub", json!("client-1")));
-    assert_eq!(verify(s, &jwks(), NOW, &token).unwrap().user, "tomas");
+    assert_eq!(
+        verify(s, &jwks(), NOW, &token).unwrap().user.as_deref(),
+        Some("tomas")
+    );
 }
 
 #[test]
@@ -498,7 +534,7 @@ fn a_cached_identity_stands_in_for_its_token_until_it_expires() {
     let cached = Identity {
         issuer: ISSUER.into(),
         subject: "tomas".into(),
-        user: "tomas".into(),
+        user: Some("tomas".into()),
         expires: NOW + 10,
         scopes: vec!["orders:read".into()],
     };
@@ -526,5 +562,8 @@ fn a_cached_identity_stands_in_for_its_token_until_it_expires() {
         verified: None,
     };
     let admitted = b.head(&request(&headers), &trust).ok().unwrap();
-    assert_eq!(admitted.identity.map(|i| i.user), Some("mira".to_owned()));
+    assert_eq!(
+        admitted.identity.and_then(|i| i.user),
+        Some("mira".to_owned())
+    );
 }

@@ -52,6 +52,8 @@
 //! stdin is closed.
 
 use std::io::{self, ErrorKind, Read, Write};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::thread;
 
@@ -134,17 +136,57 @@ struct Answerer<'s> {
     limit: usize,
     level: LogLevel,
     stats: Stats,
+    /// Whether the process has said what a refused `initialize` needs
+    /// (once per process, shared by the reading and the helper thread).
+    hinted: Arc<AtomicBool>,
 }
 
 impl<'s> Answerer<'s> {
-    fn new(server: &'s Server, level: LogLevel) -> Self {
+    fn new(server: &'s Server, level: LogLevel, hinted: Arc<AtomicBool>) -> Self {
         Answerer {
             server,
             session: Session::new(server),
             limit: server.config().max_line_bytes(),
             level,
             stats: Stats::default(),
+            hinted,
         }
+    }
+
+    /// Says once per process, at `warn`, what a host whose client opens
+    /// with the `initialize` handshake needs, when the server refused one
+    /// (the legacy path off): the reply alone (`-32022`, row D6) tells the
+    /// client, not the person who configured the host (issue 39, item 2).
+    fn hint_legacy<L: Write>(&self, log: &mut L, n: u64, line: &[u8], reply: &[u8]) {
+        if self.server.legacy().is_on()
+            || self.level < LogLevel::Warn
+            || self.hinted.load(Ordering::Relaxed)
+            || memchr::memmem::find(line, b"initialize").is_none()
+        {
+            return;
+        }
+        let Ok(request) = serde_json::from_slice::<serde_json::Value>(line) else {
+            return;
+        };
+        let refused = request.get("method").and_then(serde_json::Value::as_str)
+            == Some("initialize")
+            && memchr::memmem::find(reply, b"\"error\":").is_some();
+        if !refused || self.hinted.swap(true, Ordering::Relaxed) {
+            return;
+        }
+        let asked = request
+            .pointer("/params/protocolVersion")
+            .and_then(serde_json::Value::as_str)
+            .map_or_else(String::new, |v| format!(" {v:?}"));
+        self.note(
+            log,
+            LogLevel::Warn,
+            format_args!(
+                "line {n}: refused an initialize{asked}: this server speaks 2026-07-28, which has \
+                 no handshake; a host whose client opens with initialize needs it started with \
+                 --legacy 2025-11-25,2025-06-18 (README, \"Legacy hosts\")"
+            ),
+        );
     }
 
     fn note<L: Write>(&self, log: &mut L, level: LogLevel, msg: std::fmt::Arguments<'_>) {
@@ -167,6 +209,7 @@ impl<'s> Answerer<'s> {
         match self.session.handle(line, out) {
             Disposition::Replied => {
                 self.stats.replies += 1;
+                self.hint_legacy(log, n, line, out.get(before..).unwrap_or_default());
                 if self.level >= LogLevel::Debug {
                     let size = out.len() - before;
                     self.note(log, LogLevel::Debug, format_args!("line {n}: replied, {size} bytes"));
@@ -250,8 +293,13 @@ enum Answered {
 /// The helper thread: answers each job's lines with a session of its own,
 /// handing back replies as they fill a buffer. Returns when the driver
 /// stops sending jobs or stops taking replies.
-fn help(server: &Server, level: LogLevel, jobs: Receiver<Job>, answered: SyncSender<Answered>) {
-    let mut answerer = Answerer::new(server, level);
+fn help(
+    server: &Server,
+    (level, hinted): (LogLevel, Arc<AtomicBool>),
+    jobs: Receiver<Job>,
+    answered: SyncSender<Answered>,
+) {
+    let mut answerer = Answerer::new(server, level, hinted);
     for job in jobs {
         let (mut replies, mut log) = (job.replies, Vec::new());
         answerer.stats = Stats {
@@ -492,8 +540,9 @@ pub fn serve<R: Read, W: Write + Send, L: Write>(
     let (read, wrote, mut driver) = thread::scope(|scope| {
         let (to_writer, full) = sync_channel(BUFFERS);
         let (done, written) = sync_channel(BUFFERS);
+        let hinted = Arc::new(AtomicBool::new(false));
         let mut driver = Driver {
-            answerer: Answerer::new(server, level),
+            answerer: Answerer::new(server, level, Arc::clone(&hinted)),
             buf: Vec::with_capacity(CHUNK * 2),
             to_writer: Some(to_writer),
             written,
@@ -504,7 +553,7 @@ pub fn serve<R: Read, W: Write + Send, L: Write>(
         if driver.answerer.session.lines_are_independent() {
             let (jobs, job) = sync_channel(1);
             let (replies, answered) = sync_channel(BUFFERS);
-            scope.spawn(move || help(server, level, job, replies));
+            scope.spawn(move || help(server, (level, hinted), job, replies));
             driver.helper = Some(Helper {
                 jobs,
                 answered,

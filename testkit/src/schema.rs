@@ -25,7 +25,7 @@ use serde_json::Value;
 /// (modelcontextprotocol/modelcontextprotocol) whose schemas and prose this
 /// project rests on: `docs/spec-coverage.md`, the vectors' manifest and CI
 /// all name it.
-pub const SPEC_COMMIT: &str = "b0f60ba5409db7a6582440a7b473cc0398890f15";
+pub const SPEC_COMMIT: &str = include_str!("../schema-gate/spec-commit.txt");
 
 /// The one sentence for a schema that is not where it was looked for
 /// (`path`; `None`: no folder was named at all): the pinned commit and the
@@ -133,8 +133,24 @@ impl Schema {
 
     /// Loads the schema of `version` from [`spec_dir`]; where it is
     /// missing, the error is [`missing`]'s sentence.
+    ///
+    /// A missing schema's sentence (the recipe) is given once per process;
+    /// every later failure of this kind says so in a few words, so that a
+    /// property test that fails on each of its cases prints the recipe
+    /// once, not thousands of times (issue 39, item 3).
     pub fn find(version: &str) -> Result<Schema, String> {
-        Schema::find_in(spec_dir().as_deref(), version)
+        static SAID: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+        let dir = spec_dir();
+        let found = Schema::find_in(dir.as_deref(), version);
+        let absent = dir
+            .as_deref()
+            .is_none_or(|d| !d.join(version).join("schema.json").is_file());
+        match found {
+            Err(_) if absent && SAID.swap(true, std::sync::atomic::Ordering::Relaxed) => Err(
+                "no official schema (the first failure of this run said where to get it)".into(),
+            ),
+            other => other,
+        }
     }
 
     /// Loads `<dir>/<version>/schema.json`; where the file (or `dir`) is

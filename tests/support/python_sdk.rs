@@ -4,12 +4,44 @@
 //! environment `.ci/run` builds in `target/py-mcp`.
 //!
 //! Without it a test says so and does nothing, except under `CI`, where a
-//! missing SDK fails it: CI never passes a check it could not run.
+//! missing SDK fails it: CI never passes a check it could not run. The
+//! saying is [`skip`], shared with `support/oidc.rs`: a line on the
+//! terminal whatever the test harness captures, with the count of tests
+//! skipped so far in this test binary.
 
 #![allow(dead_code)]
 
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// Whether this is a CI run: `CI` set to anything but empty, `0` or
+/// `false` (CI services set `CI=true`).
+pub(crate) fn in_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| !matches!(v.as_str(), "" | "0" | "false"))
+}
+
+/// The test now running could not run for want of `need` (`install` says
+/// how to get it). Under CI that is a failure (a panic naming it); by
+/// hand, one line straight to stderr, past the harness's capture, so that
+/// `cargo test` shows it among the `ok` lines: the test's name, the count
+/// of tests skipped so far in this binary, what is missing and how to
+/// install it (issue 39, item 4: before, a skipped test printed `ok` and
+/// said so only under `--nocapture`).
+pub(crate) fn skip(need: &str, install: &str, ci: bool) {
+    assert!(
+        !ci,
+        "CI: {need} is missing, so this test cannot run: {install}"
+    );
+    static SKIPPED: AtomicUsize = AtomicUsize::new(0);
+    let count = SKIPPED.fetch_add(1, Ordering::Relaxed) + 1;
+    let name = std::thread::current().name().unwrap_or("a test").to_owned();
+    let _ = writeln!(
+        std::io::stderr(),
+        "SKIPPED {name} (skipped in this test binary: {count}): no {need}; install: {install}"
+    );
+}
 
 /// The Python with the `mcp` package, or `None` (said on stderr) outside CI.
 pub(crate) fn python() -> Option<PathBuf> {
@@ -23,12 +55,11 @@ pub(crate) fn python() -> Option<PathBuf> {
         .status()
         .is_ok_and(|s| s.success());
     if !has_sdk {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "no Python with the mcp package: .ci/run installs it in target/py-mcp and sets MCP_SDK_PYTHON"
-        );
-        eprintln!(
-            "skipped: no Python with the mcp package (python3 -m venv target/py-mcp && target/py-mcp/bin/pip install mcp==2.3.0)"
+        skip(
+            &format!("Python with the mcp package at {}", candidate.display()),
+            "python3 -m venv target/py-mcp && target/py-mcp/bin/pip install mcp==2.3.0 (.ci/run \
+             does it and sets MCP_SDK_PYTHON)",
+            in_ci(),
         );
     }
     has_sdk.then_some(candidate)

@@ -646,6 +646,17 @@ fn no_schema_is_incomplete_from_any_directory() {
     assert!(text.contains("notrun MUST     stdout.schema"), "{text}");
     assert!(text.contains("set MCP_SPEC_DIR"), "{text}");
     assert!(text.contains("verdict: INCOMPLETE"), "{text}");
+    // check's own reason, in a few words, not the test suite's sentence
+    // (issue 39, item 5: it was 900 characters about "these tests").
+    let reason = text
+        .lines()
+        .find(|l| l.contains("no official 2026-07-28 schema"))
+        .unwrap_or_default();
+    assert!(reason.len() < 400, "{} characters: {reason}", reason.len());
+    assert!(
+        !text.contains("these tests") && !text.contains("run the tests"),
+        "{text}"
+    );
     let _ = std::fs::remove_dir_all(dir);
 }
 

@@ -145,6 +145,7 @@ fn the_http_vectors() {
     let url = server.url.clone();
     let options = |url: String| VectorOptions {
         url,
+        fixture: None,
         timeout: Duration::from_secs(5),
         deadline: Duration::from_secs(60),
         level: "canonical".into(),

@@ -5,7 +5,8 @@
 //! parts, and only it; a reply sent as an event stream is no difference;
 //! the same seed gives the same report byte for byte; every class's
 //! request is small, and its `curl` command, run by bash, gets the status
-//! the report shows.
+//! the report shows; a server on another configuration gets the hint to
+//! name it with `--config`.
 
 #[path = "support/fixture.rs"]
 mod fixture;
@@ -68,6 +69,36 @@ fn the_reference_shows_no_difference_through_the_command_line() {
         "400",
     ]);
     assert_eq!(code, 0, "{out}{err}");
+}
+
+/// A server started with another configuration (the catalog's) than the
+/// one diff answers with (the textbook's, no --config): the differences
+/// come with the hint to name the server's file with --config, and with
+/// --config naming it there is none (issue 39, item 7).
+#[test]
+fn another_configuration_gets_the_config_hint() {
+    let catalog = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/config.example.json");
+    let server = reference(&["--config", catalog]);
+    let (code, out, err) = fixture::cli(&["diff", "--http", &server.url, "--cases", "100"]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        err.contains(
+            "the reference answered with the textbook configuration; if the server was started \
+             with another configuration, name that file with --config FILE"
+        ),
+        "{err}"
+    );
+    let (code, out, err) = fixture::cli(&[
+        "diff",
+        "--http",
+        &server.url,
+        "--config",
+        catalog,
+        "--cases",
+        "100",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(!err.contains("--config FILE"), "{err}");
 }
 
 #[test]

@@ -235,7 +235,8 @@ fn style_is_canonical_only() {
 /// (it exited or stopped answering): a server that fails many vectors with
 /// well-formed lines (a wrong member, a wrong id, a reply to a
 /// notification, log lines on stdout) is started as often as the
-/// reference, once for the shared process and once per sequence, in both
+/// reference, once for the shared process and once per sequence, plus the
+/// two fresh processes its failures at must are tried again on, in both
 /// replayers; a server that stops answering is replaced.
 #[test]
 fn a_failure_keeps_the_server_unless_it_stops_answering() {
@@ -252,8 +253,10 @@ fn a_failure_keeps_the_server_unless_it_stops_answering() {
             &fixture::faulty(&[flag, "--slow-start", "300"]),
         );
         assert!(v.failed.len() > 1, "{flag}\n{}", v.out);
-        // One more start per vector failing at must, tried alone.
-        assert_eq!(v.starts, Some(once + retried(&v)), "{flag}\n{}", v.out);
+        // The vectors failing at must are tried again on two fresh
+        // processes, however many they are (issue 39, item 12).
+        assert!(retried(&v) > 0, "{flag}\n{}", v.out);
+        assert_eq!(v.starts, Some(once + 2), "{flag}\n{}", v.out);
     }
     let v = both(
         Some("textbook"),
@@ -408,7 +411,7 @@ fn assert_stateless(v: &Verdict) {
     );
 }
 
-/// How many vectors the replay tried alone after they failed at must on
+/// How many vectors the replay tried again after they failed at must on
 /// the shared process, from its statelessness line (`D of R vectors`).
 fn retried(v: &Verdict) -> u64 {
     v.stateless
@@ -552,8 +555,8 @@ fn a_version_checked_once_depends_on_earlier_lines_in_both_replayers() {
         r.stateless,
         Some(format!(
             "statelessness (BASE-21, must): FAIL: the probe passed; {n} of {n} vectors failing at \
-             must on the shared process pass alone on a fresh process (their replies depend on \
-             earlier lines)",
+             must on the shared process pass on a fresh process (their replies depend on earlier \
+             lines)",
             n = must.len()
         )),
         "{}",

@@ -265,16 +265,20 @@ pub fn expect_auth(
             Some(challenge(settings, Some("insufficient_scope"))),
         );
     }
-    // A7: the claim, mapped; a user without orders sees none.
+    // A7 and DEC36: the claim, mapped; else the claim itself, unless the
+    // token's client acts for itself (`sub` equal to `client_id`): then no
+    // user. A user without orders, or no user, sees none.
     let claimed = claims
         .get(&settings.user_claim)
         .and_then(Value::as_str)
         .unwrap_or_default();
-    let user = settings
-        .users
-        .get(claimed)
-        .cloned()
-        .unwrap_or_else(|| claimed.to_owned());
+    let sub = claims.get("sub").and_then(Value::as_str);
+    let client_itself = sub.is_some() && claims.get("client_id").and_then(Value::as_str) == sub;
+    let user = match settings.users.get(claimed) {
+        Some(user) => user.clone(),
+        None if client_itself => nobody(config),
+        None => claimed.to_owned(),
+    };
     let answering = if config.orders().iter().any(|o| o.owner == user) {
         user.clone()
     } else {

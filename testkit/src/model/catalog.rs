@@ -12,8 +12,8 @@
 use mcp_reference::Config;
 use serde_json::{Map, Value, json};
 
+use super::expect::{Body, Era, Expect, Reply};
 use super::tree::Json;
-use super::{Body, Era, Expect, Reply};
 
 /// The tones of `reply_to_customer`, the default first, in the order
 /// completion lists them.

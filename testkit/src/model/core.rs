@@ -10,9 +10,9 @@
 
 use serde_json::{Value, json};
 
+use super::expect::{Body, Era, Expect, GET_ORDER, LOOKUP_STOCK, Reply};
 use super::parse::{Parsed, Refusal, parse};
 use super::tree::{Json, is_integer_literal};
-use super::{Body, Era, Expect, GET_ORDER, LOOKUP_STOCK, Reply};
 use mcp_reference::Config;
 
 /// The second message of row E3 (the first, for nesting, is the

@@ -13,9 +13,10 @@ use mcp_reference::Config;
 use serde_json::json;
 
 use super::core::{self, Envelope};
+use super::expect::{Expect, GET_ORDER, LOOKUP_STOCK, Reply};
 use super::parse::parse;
+use super::rows;
 use super::tree::Json;
-use super::{Expect, Reply, rows};
 
 /// One HTTP request, as the model reads it.
 #[derive(Debug, Clone)]
@@ -339,9 +340,8 @@ fn mirrored(config: &Config, request: &HttpRequest, r: &core::Request<'_>) -> Re
     if r.method != "tools/call" {
         return Ok(());
     }
-    let offered = |tool: &str| {
-        tool == super::GET_ORDER || (tool == super::LOOKUP_STOCK && config.stock().is_some())
-    };
+    let offered =
+        |tool: &str| tool == GET_ORDER || (tool == LOOKUP_STOCK && config.stock().is_some());
     let Some(tool) = name.filter(|n| offered(n)) else {
         return Ok(());
     };

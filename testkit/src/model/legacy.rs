@@ -11,8 +11,8 @@
 use serde_json::json;
 
 use super::core::{self, Envelope, MODERN_KEYS, Read, Request};
+use super::expect::{Body, Era, Expect, Reply};
 use super::tree::Json;
-use super::{Body, Era, Expect, Reply};
 use mcp_reference::Config;
 
 /// Where a process stands in the legacy lifecycle.

@@ -37,16 +37,14 @@
 //! | A1 to A9 | [`auth::expect_auth`] (the HTTP rows under the token's user: [`http::expect_http`]) |
 //!
 //! The contract's decisions are cited by the ids `docs/behavior.md` gives
-//! them (DEC1 to DEC37).
+//! them (DEC1 to DEC49; DEC48 and DEC49 are the HTTP driver's, not the
+//! model's).
 
 pub mod auth;
 pub mod canonical;
 pub mod catalog;
-
-/// Row W2: every error code the server may put on the wire, and no other
-/// (`-32603` and `-32021` are never emitted: docs/behavior.md, row W2).
-pub const ERROR_CODES: &[i64] = &[-32700, -32600, -32601, -32602, -32022];
 pub mod core;
+pub mod expect;
 pub mod http;
 pub mod legacy;
 pub mod parse;
@@ -54,214 +52,9 @@ pub mod reply;
 pub mod rows;
 pub mod tree;
 
-use serde_json::Value;
-
 pub use self::core::{expect_line, supported_versions};
+pub use self::expect::{Body, ERROR_CODES, Era, Expect, GET_ORDER, LOOKUP_STOCK, Reply};
 pub use self::legacy::State;
 pub use self::parse::{Parsed, Refusal, parse};
 pub use self::reply::{ReplyLine, ReplyTree, read_reply, read_reply_tree};
 pub use self::tree::{Esc, Json, MAX_DEPTH, Member};
-
-/// The era a reply is shaped for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Era {
-    /// 2026-07-28: results carry `resultType` and serverInfo `_meta`.
-    Modern,
-    /// 2025-11-25 / 2025-06-18 through the handshake: neither.
-    Legacy,
-}
-
-/// The kind of a result, with what the configuration fixes of its content.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Body {
-    /// `server/discover` (D1).
-    Discover,
-    /// `tools/list` (D2, L8).
-    ToolsList,
-    /// `get_order` of this order of the user's (T4, T7).
-    Order(String),
-    /// `get_order` of an order the user may not read, or of none (T5).
-    NotVisible,
-    /// Arguments that break this tool's `inputSchema` (T6, T9, L11).
-    InvalidArguments(&'static str),
-    /// `lookup_stock` of this product (T8).
-    Stock(String),
-    /// `lookup_stock` of a product not in the table (T8).
-    UnknownProduct,
-    /// `initialize`, negotiated to this legacy version (L1, L2).
-    Initialize(String),
-    /// `ping`'s empty result (L7).
-    Empty,
-    /// `resources/list` (R1).
-    ResourcesList,
-    /// `resources/templates/list` (R2).
-    TemplatesList,
-    /// `resources/read` of this static resource (R4).
-    ReadResource(String),
-    /// `resources/read` of this order of the user's, through the template (R5).
-    ReadOrder(String),
-    /// `prompts/list` (P1).
-    PromptsList,
-    /// `prompts/get` of this prompt, for this order of the user's, in this
-    /// tone (P3, P4).
-    Prompt(String, Option<String>, &'static str),
-    /// `completion/complete`: these values, of this many matches (C1, C2).
-    Completion(Vec<String>, usize),
-}
-
-impl Body {
-    /// The method whose result this is.
-    pub fn method(&self) -> &'static str {
-        match self {
-            Body::Discover => "server/discover",
-            Body::ToolsList => "tools/list",
-            Body::Initialize(_) => "initialize",
-            Body::Empty => "ping",
-            Body::ResourcesList => "resources/list",
-            Body::TemplatesList => "resources/templates/list",
-            Body::ReadResource(_) | Body::ReadOrder(_) => "resources/read",
-            Body::PromptsList => "prompts/list",
-            Body::Prompt(..) => "prompts/get",
-            Body::Completion(..) => "completion/complete",
-            _ => "tools/call",
-        }
-    }
-
-    /// The tool that runs for this result, if any.
-    pub fn tool(&self) -> Option<&'static str> {
-        match self {
-            Body::Order(_) | Body::NotVisible => Some(GET_ORDER),
-            Body::Stock(_) | Body::UnknownProduct => Some(LOOKUP_STOCK),
-            _ => None,
-        }
-    }
-}
-
-/// What the reply to a line must be.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Reply {
-    /// No reply.
-    Silence,
-    /// A JSON-RPC error.
-    Error {
-        /// The raw JSON text of the id to echo (`None`: null).
-        id: Option<String>,
-        /// The code.
-        code: i64,
-        /// The exact message.
-        message: String,
-        /// The exact `data`, if any (`None`: no `data` member).
-        data: Option<Value>,
-    },
-    /// A result.
-    Result {
-        /// The raw JSON text of the id to echo.
-        id: String,
-        /// Its era's shape.
-        era: Era,
-        /// Its kind and content.
-        body: Body,
-    },
-    /// The contract does not say (see [`Refusal::Unsure`]).
-    Unknown,
-}
-
-/// The model's answer for one line.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Expect {
-    /// The row of `docs/behavior.md` that decided the reply.
-    pub row: &'static str,
-    /// Rows that also applied on the way (an id echoed, members ignored,
-    /// a carriage return stripped, the legacy path's lists).
-    pub notes: Vec<&'static str>,
-    /// The reply.
-    pub reply: Reply,
-}
-
-/// The tool names the model knows.
-pub const GET_ORDER: &str = "get_order";
-/// See [`GET_ORDER`].
-pub const LOOKUP_STOCK: &str = "lookup_stock";
-
-impl Expect {
-    /// An expectation decided by `row`.
-    pub fn new(row: &'static str, reply: Reply) -> Expect {
-        Expect {
-            row,
-            notes: Vec::new(),
-            reply,
-        }
-    }
-
-    /// The fixed error of `row` (from the registry), with `id`.
-    pub fn fixed(row: &'static str, id: Option<String>) -> Expect {
-        let (code, message) = rows::fixed(row);
-        Expect::new(
-            row,
-            Reply::Error {
-                id,
-                code,
-                message,
-                data: None,
-            },
-        )
-    }
-
-    /// Adds a row that also applied.
-    pub fn note(mut self, row: &'static str) -> Expect {
-        if !self.notes.contains(&row) {
-            self.notes.push(row);
-        }
-        self
-    }
-
-    /// Every row this expectation names: the deciding one, then the notes,
-    /// then W1 (the canonical form) when a reply is due, and W2 (the codes
-    /// that may be emitted) when an error with one of them is due.
-    pub fn rows(&self) -> impl Iterator<Item = &'static str> + '_ {
-        let form = (self.replies() == Some(true)).then_some("W1");
-        let codes = self
-            .code()
-            .filter(|c| ERROR_CODES.contains(c))
-            .map(|_| "W2");
-        std::iter::once(self.row)
-            .chain(self.notes.iter().copied())
-            .chain(form)
-            .chain(codes)
-    }
-
-    /// Whether a reply is due (`None`: the model cannot tell).
-    pub fn replies(&self) -> Option<bool> {
-        match self.reply {
-            Reply::Silence => Some(false),
-            Reply::Unknown => None,
-            _ => Some(true),
-        }
-    }
-
-    /// The tool that must run exactly once: `Some(None)` when none may run,
-    /// `None` when the model cannot tell.
-    pub fn runs(&self) -> Option<Option<&'static str>> {
-        match &self.reply {
-            Reply::Unknown => None,
-            Reply::Result { body, .. } => Some(body.tool()),
-            _ => Some(None),
-        }
-    }
-
-    /// The error code, for an error.
-    pub fn code(&self) -> Option<i64> {
-        match &self.reply {
-            Reply::Error { code, .. } => Some(*code),
-            _ => None,
-        }
-    }
-
-    /// The body, for a result.
-    pub fn body(&self) -> Option<&Body> {
-        match &self.reply {
-            Reply::Result { body, .. } => Some(body),
-            _ => None,
-        }
-    }
-}

@@ -19,9 +19,9 @@ use serde_json::{Map, Value, json};
 
 use super::canonical;
 use super::core::supported_versions;
+use super::expect::{Body, Era, Expect, GET_ORDER, LOOKUP_STOCK, Reply};
 use super::parse::{Parsed, parse};
 use super::tree::{Json, is_integer_literal};
-use super::{Body, Era, Expect, GET_ORDER, LOOKUP_STOCK, Reply};
 use mcp_reference::Config;
 
 /// A reply, read once.

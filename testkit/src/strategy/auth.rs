@@ -1,6 +1,6 @@
 //! Generators for the authorization step: configurations with
 //! `http.authorization` (the test issuer's resource and keys, one of a few
-//! scope sets and leeways), a time, and HTTP requests from
+//! scope sets and leeways, a `users` map or none), a time, and HTTP requests from
 //! [`super::http`] with credentials: none, a valid token of some user, a
 //! token changed in one place ([`Change`]), a malformed or foreign
 //! `Authorization` header, two of them, a token in the query string; and
@@ -25,16 +25,23 @@ pub fn auth_config() -> BoxedStrategy<Config> {
         vec![],
         vec!["orders:read", "orders:audit"],
     ]);
-    (http_config(), scopes, select(vec![0u64, 30]))
-        .prop_filter_map("the test resource's endpoint", |(c, scopes, leeway)| {
-            if c.http().endpoint != "/mcp" {
-                return None;
-            }
-            let mut s = settings(issuer().jwks());
-            s.scopes = scopes.into_iter().map(String::from).collect();
-            s.leeway_s = leeway;
-            Some(with_auth(c, s))
-        })
+    (http_config(), scopes, select(vec![0u64, 30]), any::<bool>())
+        .prop_filter_map(
+            "the test resource's endpoint",
+            |(c, scopes, leeway, map)| {
+                if c.http().endpoint != "/mcp" {
+                    return None;
+                }
+                let mut s = settings(issuer().jwks());
+                if !map {
+                    // No `users` map: the subject is the user's name (DEC36).
+                    s.users.clear();
+                }
+                s.scopes = scopes.into_iter().map(String::from).collect();
+                s.leeway_s = leeway;
+                Some(with_auth(c, s))
+            },
+        )
         .boxed()
 }
 

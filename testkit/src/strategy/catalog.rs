@@ -7,7 +7,7 @@
 use proptest::prelude::*;
 use proptest::sample::select;
 
-use super::request::{
+use super::values::{
     Pools, esc, name_and_arguments, not_a, order_id, str_json, text, unknown_member,
 };
 use crate::model::tree::{Esc, Json, Member};

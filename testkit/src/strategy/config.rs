@@ -9,7 +9,7 @@ use proptest::prelude::*;
 use proptest::sample::select;
 use serde_json::{Value, json};
 
-use super::request::text;
+use super::values::text;
 use mcp_reference::Config;
 
 /// argument check against its advertised `inputSchema`.

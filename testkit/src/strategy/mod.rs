@@ -23,6 +23,7 @@ pub mod catalog;
 pub mod config;
 pub mod http;
 pub mod request;
+pub mod values;
 
 use std::fmt;
 
@@ -31,9 +32,10 @@ use proptest::sample::{Index, select};
 
 pub use self::config::{arguments, config, forbidden_orders};
 pub use self::request::{
-    any_json, catalog_call, client_response, deep, esc, id, invalid_id, meta, method, mutated_tree,
-    not_object, notification, request, text, tool_call, unsupported_version,
+    catalog_call, client_response, deep, id, invalid_id, meta, method, mutated_tree, not_object,
+    notification, request, tool_call, unsupported_version,
 };
+pub use self::values::{any_json, esc, text};
 use crate::model::{self, Expect, Json};
 use mcp_reference::Config;
 

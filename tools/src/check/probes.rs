@@ -864,11 +864,10 @@ pub fn stdout(cx: &Ctx, schemas: &Schemas) -> Results {
     );
     let schema = match &schemas.modern {
         Err(why) => Outcome::NotRun(format!(
-            "no official 2026-07-28 schema to validate with ({why}). To run this check, pass \
-             --schema FILE (schema/2026-07-28/schema.json of a checkout of the public \
-             specification repository, modelcontextprotocol/modelcontextprotocol), or set \
-             MCP_SPEC_DIR to a folder that holds 2026-07-28/schema.json (that checkout's \
-             schema/ folder)"
+            "no official 2026-07-28 schema to validate with ({why}): pass --schema FILE or \
+             set MCP_SPEC_DIR to the schema/ folder of the specification repository at commit \
+             {} (README, \"Tests need the official schemas\")",
+            mcp_reference_testkit::schema::SPEC_COMMIT
         )),
         Ok(_) => report(&schema_bad, "do not validate against the official schema"),
     };

@@ -76,6 +76,8 @@ pub(crate) struct Args {
     /// stock, short-lines, legacy or catalog), for a server started with that
     /// fixture's configuration (vectors/configs/NAME.json; for the
     /// reference: `mcp-reference serve --config vectors/configs/NAME.json`).
+    /// With --vectors --http: the HTTP fixture, http (the default) or
+    /// http-auth (the authorization vectors, rows A1 to A8).
     #[arg(long, value_name = "NAME", requires = "vectors")]
     fixture: Option<String>,
 
@@ -83,9 +85,10 @@ pub(crate) struct Args {
     /// http://127.0.0.1:8080/mcp) instead of launching a stdio command:
     /// the binding's rules that hold whatever its tools (docs/check.md,
     /// "HTTP"). With --vectors: replay the HTTP vectors
-    /// (vectors/http.jsonl) against it instead, for a server started with
-    /// vectors/configs/http.json. Not with --schema or --fixture.
-    #[arg(long, value_name = "URL", conflicts_with_all = ["schema", "fixture"])]
+    /// (vectors/http.jsonl, or with --fixture http-auth
+    /// vectors/http-auth.jsonl) against it instead, for a server started
+    /// with that fixture's configuration. Not with --schema.
+    #[arg(long, value_name = "URL", conflicts_with_all = ["schema"])]
     http: Option<String>,
 
     /// With --vectors: the level the verdict and exit code rest on: must
@@ -142,6 +145,7 @@ pub(crate) fn run(args: Args) -> ExitCode {
     if let (true, Some(url)) = (args.vectors, args.http.clone()) {
         let options = vectors::http::HttpOptions {
             url,
+            fixture: args.fixture.clone(),
             timeout: Duration::from_millis(args.timeout_ms),
             deadline: Duration::from_millis(args.deadline_ms),
             level: args.level.clone(),

@@ -158,9 +158,23 @@ fn run_http(args: &Args, url: &str, config: Option<Config>) -> ExitCode {
     options.shrink_iters = args.shrink_iters;
     options.time_budget = args.time_budget.map(Duration::from_secs);
     options.config = config;
-    printed(
-        diff::http::run_http(&options)
-            .map(|r| (r.json(), r.text(), r.statistics(), r.classes.is_empty())),
+    let report = diff::http::run_http(&options);
+    let differs = report.as_ref().is_ok_and(|r| !r.classes.is_empty());
+    let code = printed(
+        report.map(|r| (r.json(), r.text(), r.statistics(), r.classes.is_empty())),
         args.json,
-    )
+    );
+    if differs {
+        // The most common cause of many classes at once: the server runs
+        // another configuration than the one the reference answered with.
+        let against = args.config.as_ref().map_or_else(
+            || "the textbook configuration".to_owned(),
+            |f| f.display().to_string(),
+        );
+        eprintln!(
+            "mcp-reference diff: the reference answered with {against}; if the server was \
+             started with another configuration, name that file with --config FILE"
+        );
+    }
+    code
 }

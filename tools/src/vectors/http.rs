@@ -1,13 +1,14 @@
-//! The HTTP test vectors (`vectors/http.jsonl`, built in; docs/vectors.md,
-//! "HTTP vectors") replayed against a running Streamable HTTP server:
-//! `check --vectors --http URL`. Each vector is one request, sent on a fresh
+//! The HTTP test vectors (`vectors/http.jsonl`, and with `--fixture
+//! http-auth` the authorization vectors `vectors/http-auth.jsonl`, built in;
+//! docs/vectors.md, "HTTP vectors") replayed against a running Streamable
+//! HTTP server: `check --vectors --http URL`. Each vector is one request, sent on a fresh
 //! connection exactly as written (its `{authority}` replaced by the URL's
 //! `host:port`), and its response judged at the vector's own level and at
 //! `textbook` and `canonical`:
 //!
 //! | level | passes when |
 //! | --- | --- |
-//! | `must`, `should` | the status is `expect.status` where the specification fixes one (else any); when `expect` names an outcome, the body's JSON-RPC response (as `application/json`, or among the events of a `text/event-stream`) is what [`super::format::meets`] says |
+//! | `must`, `should` | the status is `expect.status` where the specification fixes one (else any); when `expect` names an outcome, the body's JSON-RPC response (as `application/json`, or among the events of a `text/event-stream`) is what [`super::format::meets`] says; the authorization vectors' `challenge` (the `WWW-Authenticate` parameters), `members` (the metadata document's) and `absent` (no part of a token sent comes back, row A8) hold |
 //! | `textbook` | as above, and the body's JSON equals the reference's but for the error's wording and `data` ([`super::format::textbook_equal`]); an empty body where the reference's is empty |
 //! | `canonical` | the status, the `content-type` and the body bytes are the reference's |
 //!
@@ -24,11 +25,28 @@ use crate::http_client::{self, Request, Response, Url};
 /// The HTTP vectors, as committed.
 pub const HTTP_VECTORS: &str = include_str!("../../../vectors/http.jsonl");
 
+/// The authorization vectors (rows A1 to A8), as committed, for the
+/// `http-auth` fixture (issue 39).
+pub const HTTP_AUTH_VECTORS: &str = include_str!("../../../vectors/http-auth.jsonl");
+
+/// The vectors of an HTTP fixture (`None`: `http`).
+pub fn http_vectors(fixture: Option<&str>) -> Result<(&'static str, &'static str), String> {
+    match fixture.unwrap_or("http") {
+        "http" => Ok(("vectors/http.jsonl", HTTP_VECTORS)),
+        "http-auth" => Ok(("vectors/http-auth.jsonl", HTTP_AUTH_VECTORS)),
+        other => Err(format!(
+            "no HTTP fixture {other:?}: the HTTP fixtures are http and http-auth"
+        )),
+    }
+}
+
 /// How to replay.
 #[derive(Debug, Clone)]
 pub struct HttpOptions {
     /// The endpoint URL; its path replaces the vectors' `/mcp`.
     pub url: String,
+    /// The HTTP fixture (`http`, the default, or `http-auth`).
+    pub fixture: Option<String>,
     /// One exchange's deadline.
     pub timeout: Duration,
     /// The whole run's deadline.
@@ -84,6 +102,12 @@ fn judge(v: &Value, response: &Response) -> Vec<&'static str> {
         if status.is_some_and(|s| s != u64::from(response.status)) {
             return false;
         }
+        if !challenge_meets(expect.get("challenge"), response.header("www-authenticate"))
+            || !members_meet(expect.get("members"), &response.body)
+            || !absent(expect.get("absent"), response)
+        {
+            return false;
+        }
         if expect.get("outcome").is_none() {
             return true;
         }
@@ -114,6 +138,9 @@ fn judge(v: &Value, response: &Response) -> Vec<&'static str> {
                     want.get("status").and_then(Value::as_u64) == Some(u64::from(response.status))
                         && if reference_body.is_empty() {
                             response.body.is_empty()
+                        } else if let Some(document) = not_json_rpc(reference_body) {
+                            // A metadata document (A1): the same JSON value.
+                            serde_json::from_slice::<Value>(&response.body).ok() == Some(document)
                         } else {
                             super::format::textbook_equal(reference_body.as_bytes(), &got_body)
                         }
@@ -123,6 +150,75 @@ fn judge(v: &Value, response: &Response) -> Vec<&'static str> {
             !ok
         })
         .collect()
+}
+
+/// A reference body that is JSON but no JSON-RPC message (the Protected
+/// Resource Metadata of A1), as its value.
+fn not_json_rpc(body: &str) -> Option<Value> {
+    serde_json::from_str::<Value>(body)
+        .ok()
+        .filter(|v| v.get("jsonrpc").is_none())
+}
+
+/// `expect.challenge` (the authorization vectors): the `WWW-Authenticate`
+/// header is a `Bearer` challenge, its `error` parameter the one named
+/// (`null`: none), and `scope` or `resource_metadata` present where
+/// `true`.
+fn challenge_meets(want: Option<&Value>, got: Option<&str>) -> bool {
+    let Some(want) = want.and_then(Value::as_object) else {
+        return true;
+    };
+    let Some(got) = got else { return false };
+    let Some(params) = got
+        .strip_prefix("Bearer")
+        .filter(|r| r.is_empty() || r.starts_with(' '))
+    else {
+        return false;
+    };
+    let param = |name: &str| {
+        params.split(',').find_map(|p| {
+            let (n, v) = p.trim().split_once('=')?;
+            (n.trim().eq_ignore_ascii_case(name)).then(|| v.trim().trim_matches('"').to_owned())
+        })
+    };
+    want.iter().all(|(name, value)| match value {
+        Value::Null => param(name).is_none(),
+        Value::Bool(true) => param(name).is_some(),
+        Value::String(s) => param(name).as_deref() == Some(s.as_str()),
+        _ => true,
+    })
+}
+
+/// `expect.members`: the body is a JSON object with these members equal.
+fn members_meet(want: Option<&Value>, body: &[u8]) -> bool {
+    let Some(want) = want.and_then(Value::as_object) else {
+        return true;
+    };
+    let Ok(got) = serde_json::from_slice::<Value>(body) else {
+        return false;
+    };
+    want.iter().all(|(k, v)| got.get(k) == Some(v))
+}
+
+/// `expect.absent` (row A8): none of these strings (a token's signature)
+/// is anywhere in the response, its headers or its body.
+fn absent(want: Option<&Value>, response: &Response) -> bool {
+    let Some(want) = want.and_then(Value::as_array) else {
+        return true;
+    };
+    let head: Vec<String> = response
+        .headers
+        .iter()
+        .map(|(n, v)| format!("{n}: {v}"))
+        .collect();
+    let text = format!(
+        "{}\n{}",
+        head.join("\n"),
+        String::from_utf8_lossy(&response.body)
+    );
+    want.iter()
+        .filter_map(Value::as_str)
+        .all(|s| !text.contains(s))
 }
 
 /// The request of vector `v`, for `url`.
@@ -164,9 +260,9 @@ pub fn run_http(options: &HttpOptions) -> Result<HttpReport, String> {
     let url = Url::parse(&options.url)?;
     let ends = Instant::now() + options.deadline;
     let mut outcomes = Vec::new();
-    for line in HTTP_VECTORS.lines().filter(|l| !l.trim().is_empty()) {
-        let v: Value =
-            serde_json::from_str(line).map_err(|e| format!("vectors/http.jsonl: {e}"))?;
+    let (name, vectors) = http_vectors(options.fixture.as_deref())?;
+    for line in vectors.lines().filter(|l| !l.trim().is_empty()) {
+        let v: Value = serde_json::from_str(line).map_err(|e| format!("{name}: {e}"))?;
         let field = |k: &str| {
             v.get(k)
                 .and_then(Value::as_str)
