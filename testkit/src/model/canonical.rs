@@ -23,8 +23,8 @@ pub mod order {
     pub const ENVELOPE_ERROR: &[&str] = &["jsonrpc", "id", "error"];
     /// The error object.
     pub const ERROR: &[&str] = &["code", "message", "data"];
-    /// `-32022` data (and L6's).
-    pub const ERROR_DATA: &[&str] = &["supported", "requested"];
+    /// `-32022` data (and L6's), and R6's `uri`.
+    pub const ERROR_DATA: &[&str] = &["supported", "requested", "uri"];
     /// A result's `_meta`.
     pub const META: &[&str] = &["io.modelcontextprotocol/serverInfo"];
     /// serverInfo and the legacy `serverInfo`.
