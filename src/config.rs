@@ -207,6 +207,8 @@ struct ConfigFile {
     order_template: Option<OrderTemplate>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     prompts: Option<Vec<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    content_tools: Option<Vec<crate::catalog::ContentTool>>,
 }
 
 /// Why a configuration was refused. Its `Display` is one sentence.
@@ -329,6 +331,7 @@ impl Config {
             resources: file.resources.unwrap_or_default(),
             order_template: file.order_template,
             prompts: file.prompts.unwrap_or_default(),
+            content_tools: file.content_tools.unwrap_or_default(),
         };
         config.catalog.sort();
         config.validate()?;
@@ -353,6 +356,7 @@ impl Config {
             resources: Some(self.catalog.resources.clone()).filter(|r| !r.is_empty()),
             order_template: self.catalog.order_template.clone(),
             prompts: Some(self.catalog.prompts.clone()).filter(|p| !p.is_empty()),
+            content_tools: Some(self.catalog.content_tools.clone()).filter(|t| !t.is_empty()),
         };
         // Strings, numbers and lists only: serializing cannot fail.
         serde_json::to_string(&file).unwrap_or_default()

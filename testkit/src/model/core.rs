@@ -590,6 +590,18 @@ pub fn call(config: &Config, id: &str, params: &Json, era: Era) -> Expect {
                 _ => result("T9", Body::InvalidArguments(LOOKUP_STOCK)),
             }
         }
-        _ => Expect::fixed("T3", Some(id.to_string())),
+        other => match config
+            .catalog()
+            .content_tools
+            .iter()
+            .find(|t| t.name == other)
+        {
+            // T10, T11: a configured content tool takes no arguments.
+            Some(t) if args.names().next().is_none() => {
+                result("T10", Body::Content(t.name.clone()))
+            }
+            Some(t) => result("T11", Body::NoArguments(t.name.clone())),
+            None => Expect::fixed("T3", Some(id.to_string())),
+        },
     }
 }

@@ -108,6 +108,10 @@ pub enum Body {
     Prompt(String, Option<String>, &'static str),
     /// `completion/complete`: these values, of this many matches (C1, C2).
     Completion(Vec<String>, usize),
+    /// The configured result of this content tool (T10).
+    Content(String),
+    /// A call of this content tool with arguments (T11).
+    NoArguments(String),
 }
 
 impl Body {
@@ -129,10 +133,11 @@ impl Body {
     }
 
     /// The tool that runs for this result, if any.
-    pub fn tool(&self) -> Option<&'static str> {
+    pub fn tool(&self) -> Option<&str> {
         match self {
             Body::Order(_) | Body::NotVisible => Some(GET_ORDER),
             Body::Stock(_) | Body::UnknownProduct => Some(LOOKUP_STOCK),
+            Body::Content(name) | Body::NoArguments(name) => Some(name),
             _ => None,
         }
     }
@@ -242,7 +247,7 @@ impl Expect {
 
     /// The tool that must run exactly once: `Some(None)` when none may run,
     /// `None` when the model cannot tell.
-    pub fn runs(&self) -> Option<Option<&'static str>> {
+    pub fn runs(&self) -> Option<Option<&str>> {
         match &self.reply {
             Reply::Unknown => None,
             Reply::Result { body, .. } => Some(body.tool()),
