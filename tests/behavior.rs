@@ -481,6 +481,92 @@ fn default_configuration_rows() {
     run(&Server::new(Config::default()), &default_cases());
 }
 
+/// T10 and T11, over the conformance configuration's content tools.
+fn conformance_cases() -> Vec<Case> {
+    fn is_multiple(r: &Value) {
+        let c = &r["result"]["content"];
+        assert_eq!(
+            c[0],
+            json!({"type": "text", "text": "Multiple content types test:"})
+        );
+        assert_eq!(c[1]["type"], "image");
+        assert_eq!(c[1]["mimeType"], "image/png");
+        assert_eq!(c[2]["resource"]["uri"], "test://mixed-content-resource");
+        assert_eq!(c.as_array().map(Vec::len), Some(3));
+        assert_eq!(r["result"]["isError"], false);
+        assert!(r["result"].get("structuredContent").is_none());
+    }
+    fn is_tool_error(r: &Value) {
+        assert_eq!(r["result"]["isError"], true);
+        assert_eq!(r["result"]["content"][0]["type"], "text");
+    }
+    fn is_no_arguments(r: &Value) {
+        assert_eq!(r["result"]["isError"], true);
+        assert_eq!(
+            r["result"]["content"][0]["text"],
+            "invalid arguments: this tool takes no arguments; call it with arguments {} or without arguments"
+        );
+    }
+    let bare = |name: &str| {
+        line(
+            json!(30),
+            "tools/call",
+            json!({"_meta": meta(), "name": name}),
+        )
+    };
+    vec![
+        case(
+            "T10",
+            "test_multiple_content_types without arguments",
+            bare("test_multiple_content_types"),
+            Want::Result(json!(30), is_multiple),
+        ),
+        case(
+            "T10",
+            "test_multiple_content_types with {}",
+            call(json!(30), meta(), "test_multiple_content_types", json!({})),
+            Want::Result(json!(30), is_multiple),
+        ),
+        case(
+            "T10",
+            "test_error_handling: a configured tool error",
+            bare("test_error_handling"),
+            Want::Result(json!(30), is_tool_error),
+        ),
+        case(
+            "T11",
+            "test_simple_text with an argument",
+            call(json!(30), meta(), "test_simple_text", json!({"x": 1})),
+            Want::Result(json!(30), is_no_arguments),
+        ),
+    ]
+}
+
+#[test]
+fn conformance_configuration_rows() {
+    let bytes = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/data/conformance.json"
+    ))
+    .unwrap();
+    let server = Server::new(Config::from_json(&bytes).unwrap());
+    run(&server, &conformance_cases());
+    let list = support::reply(
+        &server,
+        &line(json!(1), "tools/list", json!({"_meta": meta()})),
+    );
+    validate(Some("tools/list"), &list);
+    let tool = list["result"]["tools"]
+        .as_array()
+        .and_then(|t| t.iter().find(|t| t["name"] == "test_simple_text"))
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(
+        tool["inputSchema"],
+        json!({"type": "object", "additionalProperties": false})
+    );
+}
+
 #[test]
 fn stock_configuration_rows() {
     let bytes = std::fs::read(concat!(
@@ -542,6 +628,7 @@ fn every_documented_row_has_a_case_and_every_case_a_row() {
         .iter()
         .chain(stock_cases().iter())
         .chain(catalog_cases().iter())
+        .chain(conformance_cases().iter())
         .map(|c| c.row.to_owned())
         .collect();
     tested.insert("F3".into());

@@ -395,7 +395,7 @@ proptest! {
         let v = model::read_reply(&reply).unwrap().value;
         let result = &v["result"];
         prop_assert_eq!(&result["isError"], &json!(false), "{}", v);
-        ok(invariants::structured(result))?;
+        ok(invariants::structured(result, true))?;
         let text = result["content"][0]["text"].as_str().unwrap();
         prop_assert_eq!(serde_json::from_str::<Value>(text).unwrap(), result["structuredContent"].clone());
         let output = validator(&tool_schema(&server, tool, "outputSchema"));

@@ -137,7 +137,7 @@ impl Body {
         match self {
             Body::Order(_) | Body::NotVisible => Some(GET_ORDER),
             Body::Stock(_) | Body::UnknownProduct => Some(LOOKUP_STOCK),
-            Body::Content(name) | Body::NoArguments(name) => Some(name),
+            Body::Content(name) => Some(name),
             _ => None,
         }
     }
