@@ -13,6 +13,7 @@
 //! | `resources` | policy texts and binary assets: uri, name, title, description, mimeType, annotations, and exactly one of `text` and `blob` (canonical Base64) | R1 to R4 |
 //! | `order_template` | the RFC 6570 template `PREFIX{order_id}` through which the user reads an order snapshot | R2, R5, R6 |
 //! | `prompts` | the names of the prompts offered (their texts are fixed in code, as tool descriptions are) | P1 to P7 |
+//! | `content_prompts` | prompts whose messages are configured content blocks with `{{argument}}` placeholders, and the completions of their arguments | P11 to P13, C6 |
 //! | `content_tools` | tools without arguments whose result is configured content blocks (text, image, audio, embedded resource) and `isError` (issue 38: the conformance suite's fixture tools) | T10, T11 |
 //!
 //! Spec: 2026-07-28 `server/resources.mdx` ("Resource", "Resource Contents",
@@ -147,6 +148,165 @@ pub struct Catalog {
     /// Tools whose answer is configured content, in listing order (by
     /// name).
     pub content_tools: Vec<ContentTool>,
+    /// Prompts whose messages are configured content, in listing order
+    /// (by name).
+    pub content_prompts: Vec<ContentPrompt>,
+}
+
+/// A prompt whose messages are configured content blocks, in which
+/// `{{name}}` stands for the value of the argument `name` (an absent
+/// optional argument: the empty string). Values are data: they are copied
+/// into the text where the configuration put the placeholder, never read
+/// as anything else; a value that would make an embedded resource's uri
+/// no URI is refused (rows P11 to P13).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct ContentPrompt {
+    /// Its name: 1 to 64 of `A-Za-z0-9_.-`, unique among the prompts.
+    pub name: String,
+    /// A title for display.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// Its description.
+    pub description: String,
+    /// Its arguments, in listing order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub arguments: Vec<ContentArgument>,
+    /// Its messages, at least one.
+    pub messages: Vec<ContentMessage>,
+}
+
+/// An argument of a [`ContentPrompt`] (`schema.ts` `PromptArgument`).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct ContentArgument {
+    /// Its name: 1 to 64 of `A-Za-z0-9_.-`.
+    pub name: String,
+    /// A description.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Whether `prompts/get` needs it.
+    #[serde(default)]
+    pub required: bool,
+    /// What `completion/complete` suggests for it: those that start with
+    /// the typed value, in this order (row C6).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub completions: Vec<String>,
+}
+
+/// A message of a [`ContentPrompt`] (`schema.ts` `PromptMessage`).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct ContentMessage {
+    /// Who says it.
+    pub role: Role,
+    /// What is said.
+    pub content: Content,
+}
+
+/// `template` with every `{{name}}` replaced by `value(name)`; `None` when
+/// a placeholder is not closed or `value` knows no such name. Replaced
+/// text is never scanned again.
+pub fn substitute(template: &str, value: &impl Fn(&str) -> Option<String>) -> Option<String> {
+    let mut out = String::with_capacity(template.len());
+    let mut rest = template;
+    while let Some(start) = rest.find("{{") {
+        out.push_str(rest.get(..start)?);
+        let after = rest.get(start + 2..)?;
+        let end = after.find("}}")?;
+        out.push_str(&value(after.get(..end)?)?);
+        rest = after.get(end + 2..)?;
+    }
+    out.push_str(rest);
+    Some(out)
+}
+
+/// Whether `name` is 1 to 64 of `A-Za-z0-9_.-`.
+fn is_name(name: &str) -> bool {
+    (1..=64).contains(&name.len())
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"_.-".contains(&b))
+}
+
+impl ContentPrompt {
+    fn validate(&self) -> Result<(), String> {
+        let n = &self.name;
+        if !is_name(n) || [REPLY_TO_CUSTOMER, RETURNS_HELP].contains(&n.as_str()) {
+            return Err(format!(
+                "content prompt {n:?} needs a name of 1 to 64 of A-Za-z0-9_.- that no coded prompt (reply_to_customer, returns_help) has"
+            ));
+        }
+        let mut names = BTreeSet::new();
+        for a in &self.arguments {
+            if !is_name(&a.name) || !names.insert(a.name.as_str()) {
+                return Err(format!(
+                    "content prompt {n:?} has an argument {:?} that is not a name of 1 to 64 of A-Za-z0-9_.- or appears twice",
+                    a.name
+                ));
+            }
+        }
+        if self.messages.is_empty() {
+            return Err(format!("content prompt {n:?} needs at least one message"));
+        }
+        // Every placeholder names an argument; with each replaced by a
+        // plain value, every block is valid (a uri that holds a
+        // placeholder is checked again per request, P13).
+        let known = |name: &str| names.contains(name).then(|| "x:x".to_owned());
+        for m in &self.messages {
+            let filled = fill(&m.content, &known).ok_or_else(|| {
+                format!("content prompt {n:?} has a {{{{placeholder}}}} that names none of its arguments, or is not closed")
+            })?;
+            if !valid_block(&filled) {
+                return Err(format!(
+                    "content prompt {n:?} has a content block that is not valid: image and audio need canonical Base64 data and a mimeType, a resource a URI and exactly one of text and canonical Base64 blob"
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// `content` with its placeholders replaced (text, and an embedded
+/// resource's uri and text); `None` when one names nothing `value` knows.
+pub fn fill(content: &Content, value: &impl Fn(&str) -> Option<String>) -> Option<Content> {
+    Some(match content {
+        Content::Text { text } => Content::Text {
+            text: substitute(text, value)?,
+        },
+        Content::Resource { resource: r } => Content::Resource {
+            resource: Embedded {
+                uri: substitute(&r.uri, value)?,
+                mime_type: r.mime_type.clone(),
+                text: match &r.text {
+                    Some(t) => Some(substitute(t, value)?),
+                    None => None,
+                },
+                blob: r.blob.clone(),
+            },
+        },
+        other => other.clone(),
+    })
+}
+
+/// Whether a content block is valid: Base64 canonical, a mimeType where
+/// one is needed, an embedded resource's uri a URI with exactly one of
+/// text and blob.
+pub fn valid_block(block: &Content) -> bool {
+    match block {
+        Content::Text { .. } => true,
+        Content::Image { data, mime_type } | Content::Audio { data, mime_type } => {
+            canonical_base64(data) && !mime_type.is_empty()
+        }
+        Content::Resource { resource: r } => {
+            is_uri(&r.uri)
+                && match (&r.text, &r.blob) {
+                    (Some(_), None) => true,
+                    (None, Some(blob)) => canonical_base64(blob),
+                    _ => false,
+                }
+        }
+    }
 }
 
 /// A tool that takes no arguments and answers with configured content
@@ -236,10 +396,7 @@ const CODED_TOOLS: [&str; 2] = ["get_order", "lookup_stock"];
 impl ContentTool {
     fn validate(&self) -> Result<(), String> {
         let n = &self.name;
-        let name_ok = (1..=64).contains(&n.len())
-            && n.bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b"_.-".contains(&b));
-        if !name_ok || CODED_TOOLS.contains(&n.as_str()) {
+        if !is_name(n) || CODED_TOOLS.contains(&n.as_str()) {
             return Err(format!(
                 "content tool {n:?} needs a name of 1 to 64 of A-Za-z0-9_.- that no coded tool (get_order, lookup_stock) has"
             ));
@@ -250,21 +407,7 @@ impl ContentTool {
             ));
         }
         for block in &self.content {
-            let ok = match block {
-                Content::Text { .. } => true,
-                Content::Image { data, mime_type } | Content::Audio { data, mime_type } => {
-                    canonical_base64(data) && !mime_type.is_empty()
-                }
-                Content::Resource { resource: r } => {
-                    is_uri(&r.uri)
-                        && match (&r.text, &r.blob) {
-                            (Some(_), None) => true,
-                            (None, Some(blob)) => canonical_base64(blob),
-                            _ => false,
-                        }
-                }
-            };
-            if !ok {
+            if !valid_block(block) {
                 return Err(format!(
                     "content tool {n:?} has a content block that is not valid: image and audio need canonical Base64 data and a mimeType, a resource a URI and exactly one of text and canonical Base64 blob"
                 ));
@@ -296,6 +439,7 @@ impl Catalog {
         self.resources.sort_by(|a, b| a.uri.cmp(&b.uri));
         self.prompts.sort();
         self.content_tools.sort_by(|a, b| a.name.cmp(&b.name));
+        self.content_prompts.sort_by(|a, b| a.name.cmp(&b.name));
     }
 
     /// Checks everything a request will trust, once. `is_time` is the
@@ -308,6 +452,16 @@ impl Catalog {
                 return Err(format!(
                     "content tool {:?} appears more than once",
                     tool.name
+                ));
+            }
+        }
+        let mut prompts = BTreeSet::new();
+        for prompt in &self.content_prompts {
+            prompt.validate()?;
+            if !prompts.insert(prompt.name.as_str()) {
+                return Err(format!(
+                    "content prompt {:?} appears more than once",
+                    prompt.name
                 ));
             }
         }

@@ -209,6 +209,8 @@ struct ConfigFile {
     prompts: Option<Vec<String>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     content_tools: Option<Vec<crate::catalog::ContentTool>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    content_prompts: Option<Vec<crate::catalog::ContentPrompt>>,
 }
 
 /// Why a configuration was refused. Its `Display` is one sentence.
@@ -332,6 +334,7 @@ impl Config {
             order_template: file.order_template,
             prompts: file.prompts.unwrap_or_default(),
             content_tools: file.content_tools.unwrap_or_default(),
+            content_prompts: file.content_prompts.unwrap_or_default(),
         };
         config.catalog.sort();
         config.validate()?;
@@ -357,6 +360,7 @@ impl Config {
             order_template: self.catalog.order_template.clone(),
             prompts: Some(self.catalog.prompts.clone()).filter(|p| !p.is_empty()),
             content_tools: Some(self.catalog.content_tools.clone()).filter(|t| !t.is_empty()),
+            content_prompts: Some(self.catalog.content_prompts.clone()).filter(|p| !p.is_empty()),
         };
         // Strings, numbers and lists only: serializing cannot fail.
         serde_json::to_string(&file).unwrap_or_default()

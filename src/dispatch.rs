@@ -269,9 +269,9 @@ impl Methods {
             ("resources/templates/list", Some(r), ..) => list(r.templates()),
             ("resources/read", Some(r), ..) => r.read(params.uri.as_ref()).map(Cow::Borrowed),
             ("prompts/list", _, Some(p), _) => list(p.list()),
-            ("prompts/get", _, Some(p), _) => p
-                .get(params.name.as_ref(), params.arguments.as_ref())
-                .map(Cow::Borrowed),
+            ("prompts/get", _, Some(p), _) => {
+                p.get(params.name.as_ref(), params.arguments.as_ref())
+            }
             ("completion/complete", _, _, Some(c)) => c
                 .complete(params.reference.as_ref(), params.argument.as_ref())
                 .map(Cow::Owned),
