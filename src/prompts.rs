@@ -14,7 +14,9 @@
 //! else's: every result is rendered once, at build, for the orders the
 //! user may read, and an id that is not among them (another user's order,
 //! no order at all, any text) gets the one `-32602`, byte-identical either
-//! way (DEC12). No argument value is ever copied into a reply.
+//! way (DEC12). No argument value of these two is ever copied into a
+//! reply; a configured prompt copies its values exactly where its
+//! configuration put a `{{placeholder}}`, and nowhere else (P11).
 //!
 //! Spec: 2026-07-28 `server/prompts.mdx` ("Listing Prompts", "Getting a
 //! Prompt", "Embedded Resources": a valid URI, a MIME type and the content,

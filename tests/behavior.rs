@@ -481,7 +481,8 @@ fn default_configuration_rows() {
     run(&Server::new(Config::default()), &default_cases());
 }
 
-/// T10 and T11, over the conformance configuration's content tools.
+/// T10, T11, P11 to P13 and C6, over the conformance configuration's
+/// content tools and prompts.
 fn conformance_cases() -> Vec<Case> {
     fn is_multiple(r: &Value) {
         let c = &r["result"]["content"];
@@ -507,6 +508,102 @@ fn conformance_cases() -> Vec<Case> {
             "invalid arguments: this tool takes no arguments; call it with arguments {} or without arguments"
         );
     }
+    fn is_with_arguments(r: &Value) {
+        assert_eq!(
+            r["result"]["messages"],
+            json!([{"role": "user", "content": {"type": "text", "text": "Prompt with arguments: arg1='a {{arg2}}', arg2='w'"}}])
+        );
+        assert_eq!(
+            r["result"]["description"],
+            "A prompt whose text carries its two arguments."
+        );
+    }
+    fn is_embedding(r: &Value) {
+        let m = &r["result"]["messages"];
+        assert_eq!(
+            m[0]["content"]["resource"]["uri"],
+            "test://example-resource"
+        );
+        assert_eq!(m[0]["content"]["type"], "resource");
+        assert_eq!(m[1]["content"]["type"], "text");
+    }
+    fn is_completion(r: &Value) {
+        assert_eq!(
+            r["result"]["completion"],
+            json!({"values": ["paris", "park", "party"], "total": 3, "hasMore": false})
+        );
+    }
+    let prompt = |args: Value| {
+        line(
+            json!(31),
+            "prompts/get",
+            json!({"_meta": meta(), "name": "test_prompt_with_arguments", "arguments": args}),
+        )
+    };
+    let embed = |uri: &str| {
+        line(
+            json!(32),
+            "prompts/get",
+            json!({"_meta": meta(), "name": "test_prompt_with_embedded_resource", "arguments": {"resourceUri": uri}}),
+        )
+    };
+    let complete = |argument: &str, value: &str| {
+        line(
+            json!(33),
+            "completion/complete",
+            json!({"_meta": meta(), "ref": {"type": "ref/prompt", "name": "test_prompt_with_arguments"}, "argument": {"name": argument, "value": value}}),
+        )
+    };
+    let prompt_cases = vec![
+        case(
+            "P11",
+            "a value holding {{arg2}} is copied as sent, never read again",
+            prompt(json!({"arg1": "a {{arg2}}", "arg2": "w", "extra": "ignored"})),
+            Want::Result(json!(31), is_with_arguments),
+        ),
+        case(
+            "P11",
+            "the embedded resource at the uri given",
+            embed("test://example-resource"),
+            Want::Result(json!(32), is_embedding),
+        ),
+        case(
+            "P12",
+            "a required argument missing",
+            prompt(json!({"arg1": "a"})),
+            err(
+                json!(31),
+                -32602,
+                "Invalid params: a required argument of this prompt is missing; see its arguments in prompts/list",
+            ),
+        ),
+        case(
+            "P13",
+            "a value that makes the embedded uri no URI",
+            embed("not a uri"),
+            err(
+                json!(32),
+                -32602,
+                "Invalid params: an argument value makes the uri of this prompt's embedded resource invalid; send a URI such as test://example",
+            ),
+        ),
+        case(
+            "C6",
+            "arg1's configured completions that start with par",
+            complete("arg1", "par"),
+            Want::Result(json!(33), is_completion),
+        ),
+        case(
+            "C5",
+            "an argument test_prompt_with_arguments does not have",
+            complete("arg3", ""),
+            err(
+                json!(33),
+                -32602,
+                "Invalid params: the prompt or resource template has no argument of that name",
+            ),
+        ),
+    ];
     let bare = |name: &str| {
         line(
             json!(30),
@@ -540,6 +637,9 @@ fn conformance_cases() -> Vec<Case> {
             Want::Result(json!(30), is_no_arguments),
         ),
     ]
+    .into_iter()
+    .chain(prompt_cases)
+    .collect()
 }
 
 #[test]

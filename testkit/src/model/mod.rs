@@ -110,6 +110,9 @@ pub enum Body {
     Completion(Vec<String>, usize),
     /// The configured result of this content tool (T10).
     Content(String),
+    /// `prompts/get` of this configured prompt with these argument values
+    /// (P11).
+    ContentPrompt(String, std::collections::BTreeMap<String, String>),
     /// A call of this content tool with arguments (T11).
     NoArguments(String),
 }
@@ -126,7 +129,7 @@ impl Body {
             Body::TemplatesList => "resources/templates/list",
             Body::ReadResource(_) | Body::ReadOrder(_) => "resources/read",
             Body::PromptsList => "prompts/list",
-            Body::Prompt(..) => "prompts/get",
+            Body::Prompt(..) | Body::ContentPrompt(..) => "prompts/get",
             Body::Completion(..) => "completion/complete",
             _ => "tools/call",
         }

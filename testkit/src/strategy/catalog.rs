@@ -69,7 +69,45 @@ fn tone() -> BoxedStrategy<String> {
     .boxed()
 }
 
+/// `prompts/get` of a configured prompt: each of its arguments sent or
+/// not, as a URI, a near miss or any text (P11 to P13).
+fn content_prompt_get(pools: &Pools) -> BoxedStrategy<Vec<Member>> {
+    let prompts = pools.content_prompts.clone();
+    select(prompts)
+        .prop_flat_map(|(name, arguments)| {
+            let names: Vec<String> = arguments.into_iter().map(|(n, _)| n).collect();
+            let n = names.len();
+            let value = prop_oneof![
+                3 => "test://[a-z]{1,5}",
+                1 => Just("not a uri".to_string()),
+                1 => text(),
+                1 => Just("{{a0}}".to_string()),
+            ];
+            (
+                Just(name),
+                Just(names),
+                proptest::collection::vec(proptest::option::weighted(0.85, value), n..=n),
+            )
+        })
+        .prop_map(|(name, names, values)| {
+            let members = names
+                .into_iter()
+                .zip(values)
+                .filter_map(|(n, v)| v.map(|v| (n, Esc::Plain, Json::str(v))))
+                .collect();
+            name_and_arguments(Some(Json::str(name)), Some(Json::Obj(members)))
+        })
+        .boxed()
+}
+
 pub(crate) fn prompt_get(pools: &Pools) -> BoxedStrategy<Vec<Member>> {
+    if !pools.content_prompts.is_empty() {
+        return prop_oneof![1 => content_prompt_get(pools), 1 => coded_prompt_get(pools)].boxed();
+    }
+    coded_prompt_get(pools)
+}
+
+fn coded_prompt_get(pools: &Pools) -> BoxedStrategy<Vec<Member>> {
     let name = prop_oneof![
         6 => Just(Some(Json::str("reply_to_customer"))),
         4 => Just(Some(Json::str("returns_help"))),
@@ -108,7 +146,43 @@ pub(crate) fn prompt_get(pools: &Pools) -> BoxedStrategy<Vec<Member>> {
         .boxed()
 }
 
+/// `completion/complete` of a configured prompt's argument (or one it
+/// does not have), with a prefix of one of its completions (C5, C6).
+fn content_complete(pools: &Pools) -> BoxedStrategy<Vec<Member>> {
+    select(pools.content_prompts.clone())
+        .prop_flat_map(|(name, arguments)| {
+            let mut names: Vec<String> = arguments.iter().map(|(n, _)| n.clone()).collect();
+            names.push("nope".into());
+            let mut values: Vec<String> = arguments.into_iter().flat_map(|(_, c)| c).collect();
+            values.push(String::new());
+            (Just(name), select(names), select(values), 0..3usize)
+        })
+        .prop_map(|(name, argument, value, cut)| {
+            let prefix: String = value.chars().take(cut).collect();
+            vec![
+                (
+                    "ref".to_string(),
+                    Esc::Plain,
+                    Json::obj([("type", Json::str("ref/prompt")), ("name", Json::str(name))]),
+                ),
+                (
+                    "argument".to_string(),
+                    Esc::Plain,
+                    Json::obj([("name", Json::str(argument)), ("value", Json::str(prefix))]),
+                ),
+            ]
+        })
+        .boxed()
+}
+
 pub(crate) fn complete(pools: &Pools) -> BoxedStrategy<Vec<Member>> {
+    if !pools.content_prompts.is_empty() {
+        return prop_oneof![1 => content_complete(pools), 2 => coded_complete(pools)].boxed();
+    }
+    coded_complete(pools)
+}
+
+fn coded_complete(pools: &Pools) -> BoxedStrategy<Vec<Member>> {
     let template = pools
         .template
         .as_ref()

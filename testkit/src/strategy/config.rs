@@ -157,8 +157,47 @@ fn catalog() -> BoxedStrategy<Vec<(&'static str, Value)>> {
             .collect();
         tools
     });
+    let content_prompts = proptest::collection::btree_map(
+        "p_[a-z0-9_]{0,8}",
+        (
+            proptest::collection::btree_map("a[0-3]", (any::<bool>(), proptest::collection::vec("[a-z]{1,4}", 0..4)), 0..3),
+            proptest::collection::vec((select(vec!["user", "assistant"]), 0..4u8, text()), 1..4),
+        ),
+        1..3,
+    )
+    .prop_map(|prompts| {
+        let prompts: Vec<Value> = prompts
+            .into_iter()
+            .map(|(name, (arguments, messages))| {
+                let names: Vec<&String> = arguments.keys().collect();
+                let first = names.first().map(|n| format!("{{{{{n}}}}}"));
+                let messages: Vec<Value> = messages
+                    .iter()
+                    .map(|(role, kind, t)| {
+                        let content = match (kind, &first) {
+                            (0, Some(p)) => json!({"type": "text", "text": format!("{t} {p}.")}),
+                            (1, Some(p)) => json!({"type": "resource", "resource": {"uri": p, "text": t}}),
+                            (2, Some(p)) => json!({"type": "resource", "resource": {"uri": format!("test://r/{p}"), "mimeType": "text/plain", "text": p}}),
+                            _ => json!({"type": "text", "text": t}),
+                        };
+                        json!({"role": role, "content": content})
+                    })
+                    .collect();
+                let arguments: Vec<Value> = arguments
+                    .into_iter()
+                    .map(|(n, (required, completions))| json!({"name": n, "required": required, "completions": completions}))
+                    .collect();
+                json!({"name": name, "description": "a configured prompt", "arguments": arguments, "messages": messages})
+            })
+            .collect();
+        prompts
+    });
     (
-        (0..6u8, proptest::option::weighted(0.4, content_tools)),
+        (
+            0..6u8,
+            proptest::option::weighted(0.4, content_tools),
+            proptest::option::weighted(0.4, content_prompts),
+        ),
         proptest::option::weighted(0.8, returns),
         proptest::option::of(privacy),
         proptest::option::of(blob),
@@ -167,13 +206,24 @@ fn catalog() -> BoxedStrategy<Vec<(&'static str, Value)>> {
         proptest::bool::weighted(0.7),
     )
         .prop_map(
-            |((on, content_tools), returns, privacy, blob, template, reply, help)| {
+            |(
+                (on, content_tools, content_prompts),
+                returns,
+                privacy,
+                blob,
+                template,
+                reply,
+                help,
+            )| {
                 if on < 2 {
                     return Vec::new();
                 }
                 let mut out = Vec::new();
                 if let Some(tools) = content_tools {
                     out.push(("content_tools", Value::from(tools)));
+                }
+                if let Some(prompts) = content_prompts {
+                    out.push(("content_prompts", Value::from(prompts)));
                 }
                 let has_returns = returns.is_some();
                 let resources: Vec<Value> =

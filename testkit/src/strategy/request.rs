@@ -32,6 +32,9 @@ pub(crate) struct Pools {
     pub(crate) template: Option<(String, String)>,
     /// The configured content tools' names (T10, T11).
     content_tools: Vec<String>,
+    /// The configured prompts: name, argument names and completions (P11
+    /// to P13, C6).
+    pub(crate) content_prompts: Vec<(String, Vec<(String, Vec<String>)>)>,
 }
 
 impl Pools {
@@ -66,6 +69,16 @@ impl Pools {
                 .content_tools
                 .iter()
                 .map(|t| t.name.clone())
+                .collect(),
+            content_prompts: config
+                .catalog()
+                .content_prompts
+                .iter()
+                .map(|p| {
+                    let arguments = p.arguments.iter();
+                    let arguments = arguments.map(|a| (a.name.clone(), a.completions.clone()));
+                    (p.name.clone(), arguments.collect())
+                })
                 .collect(),
         }
     }
