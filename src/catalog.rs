@@ -14,6 +14,7 @@
 //! | `order_template` | the RFC 6570 template `PREFIX{order_id}` through which the user reads an order snapshot | R2, R5, R6 |
 //! | `prompts` | the names of the prompts offered (their texts are fixed in code, as tool descriptions are) | P1 to P7 |
 //! | `content_prompts` | prompts whose messages are configured content blocks with `{{argument}}` placeholders, and the completions of their arguments | P11 to P13, C6 |
+//! | `content_templates` | resource templates `PREFIX{name}SUFFIX` whose read is configured text with `{{name}}` replaced by the value | R2, R8 |
 //! | `content_tools` | tools without arguments whose result is configured content blocks (text, image, audio, embedded resource) and `isError` (issue 38: the conformance suite's fixture tools) | T10, T11 |
 //!
 //! Spec: 2026-07-28 `server/resources.mdx` ("Resource", "Resource Contents",
@@ -151,6 +152,76 @@ pub struct Catalog {
     /// Prompts whose messages are configured content, in listing order
     /// (by name).
     pub content_prompts: Vec<ContentPrompt>,
+    /// Resource templates whose reads are configured text, in listing
+    /// order (by `uriTemplate`).
+    pub content_templates: Vec<ContentTemplate>,
+}
+
+/// A resource template with one variable, `PREFIX{name}SUFFIX`, whose read
+/// is its configured text with every `{{name}}` replaced by the value
+/// (row R8). A value is 1 or more of RFC 3986's unreserved characters
+/// (`A-Za-z0-9-._~`): what RFC 6570 simple expansion leaves as it is, so
+/// the value needs no decoding and is copied as it appears in the uri.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct ContentTemplate {
+    /// `PREFIX{name}SUFFIX`.
+    pub uri_template: String,
+    /// Its name.
+    pub name: String,
+    /// A title for display.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// A description.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// The MIME type of what it reads.
+    pub mime_type: String,
+    /// The text of a read, `{{name}}` standing for the value.
+    pub text: String,
+}
+
+impl ContentTemplate {
+    /// The prefix, the variable's name and the suffix; `None` unless the
+    /// template has exactly one `{name}`.
+    pub fn parts(&self) -> Option<(&str, &str, &str)> {
+        let (prefix, rest) = self.uri_template.split_once('{')?;
+        let (name, suffix) = rest.split_once('}')?;
+        (!suffix.contains(['{', '}'])).then_some((prefix, name, suffix))
+    }
+
+    /// The value `uri` gives the variable, if it is an expansion of this
+    /// template.
+    pub fn value<'u>(&self, uri: &'u str) -> Option<&'u str> {
+        let (prefix, _, suffix) = self.parts()?;
+        let value = uri.strip_prefix(prefix)?.strip_suffix(suffix)?;
+        let unreserved = |b: u8| b.is_ascii_alphanumeric() || b"-._~".contains(&b);
+        (!value.is_empty() && value.bytes().all(unreserved)).then_some(value)
+    }
+
+    /// The text of the read of `value`.
+    pub fn text_of(&self, value: &str) -> Option<String> {
+        let (_, name, _) = self.parts()?;
+        substitute(&self.text, &|n: &str| (n == name).then(|| value.to_owned()))
+    }
+
+    fn validate(&self) -> Result<(), String> {
+        let t = &self.uri_template;
+        let shaped = self.parts().is_some_and(|(prefix, name, suffix)| {
+            is_name(name) && is_uri(&format!("{prefix}x{suffix}"))
+        });
+        if !shaped || self.name.is_empty() || self.mime_type.is_empty() {
+            return Err(format!(
+                "content template {t:?} needs a uriTemplate that is a URI with exactly one {{variable}} (1 to 64 of A-Za-z0-9_.-), such as test://template/{{id}}/data, a name and a mimeType"
+            ));
+        }
+        if self.text_of("x").is_none() {
+            return Err(format!(
+                "content template {t:?} has a {{{{placeholder}}}} in its text that is not its variable, or is not closed"
+            ));
+        }
+        Ok(())
+    }
 }
 
 /// A prompt whose messages are configured content blocks, in which
@@ -440,6 +511,8 @@ impl Catalog {
         self.prompts.sort();
         self.content_tools.sort_by(|a, b| a.name.cmp(&b.name));
         self.content_prompts.sort_by(|a, b| a.name.cmp(&b.name));
+        self.content_templates
+            .sort_by(|a, b| a.uri_template.cmp(&b.uri_template));
     }
 
     /// Checks everything a request will trust, once. `is_time` is the
@@ -452,6 +525,16 @@ impl Catalog {
                 return Err(format!(
                     "content tool {:?} appears more than once",
                     tool.name
+                ));
+            }
+        }
+        let mut templates = BTreeSet::new();
+        for t in &self.content_templates {
+            t.validate()?;
+            if !templates.insert(t.uri_template.as_str()) {
+                return Err(format!(
+                    "content template {:?} appears more than once",
+                    t.uri_template
                 ));
             }
         }

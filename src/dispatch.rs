@@ -267,7 +267,7 @@ impl Methods {
             ("tools/call", ..) => self.call_tool(params, executor).map(Cow::Borrowed),
             ("resources/list", Some(r), ..) => list(r.list()),
             ("resources/templates/list", Some(r), ..) => list(r.templates()),
-            ("resources/read", Some(r), ..) => r.read(params.uri.as_ref()).map(Cow::Borrowed),
+            ("resources/read", Some(r), ..) => r.read(params.uri.as_ref()),
             ("prompts/list", _, Some(p), _) => list(p.list()),
             ("prompts/get", _, Some(p), _) => {
                 p.get(params.name.as_ref(), params.arguments.as_ref())

@@ -53,6 +53,19 @@ pub(crate) struct Resources {
     list: Vec<u8>,
     templates: Vec<u8>,
     reads: BTreeMap<String, Vec<u8>>,
+    /// The configured templates (R8), read per request.
+    content: Vec<crate::catalog::ContentTemplate>,
+    identity: crate::config::Identity,
+}
+
+/// A configured template's `ResourceTemplate`, as [`template_descriptor`].
+fn content_template_descriptor(t: &crate::catalog::ContentTemplate) -> Node {
+    let mut m = vec![("name", Node::from(&t.name))];
+    optional(&mut m, "title", &t.title);
+    m.push(("uriTemplate", Node::from(&t.uri_template)));
+    optional(&mut m, "description", &t.description);
+    m.push(("mimeType", Node::from(&t.mime_type)));
+    Node::Obj(m)
 }
 
 /// `schema.ts` `Annotations`: `audience, priority, lastModified`.
@@ -141,7 +154,7 @@ impl Resources {
     /// resource and no template.
     pub(crate) fn new(config: &Config) -> Option<Self> {
         let c = config.catalog();
-        if c.resources.is_empty() && c.order_template.is_none() {
+        if c.resources.is_empty() && c.order_template.is_none() && c.content_templates.is_empty() {
             return None;
         }
         let identity = config.identity();
@@ -153,7 +166,11 @@ impl Resources {
         let list = list_of("resources", c.resources.iter().map(descriptor).collect());
         let templates = list_of(
             "resourceTemplates",
-            c.order_template.iter().map(template_descriptor).collect(),
+            c.order_template
+                .iter()
+                .map(template_descriptor)
+                .chain(c.content_templates.iter().map(content_template_descriptor))
+                .collect(),
         );
         let mut reads: BTreeMap<String, Vec<u8>> = c
             .resources
@@ -175,6 +192,8 @@ impl Resources {
             list,
             templates,
             reads,
+            content: c.content_templates.clone(),
+            identity: config.identity().clone(),
         })
     }
 
@@ -189,13 +208,31 @@ impl Resources {
     }
 
     /// `resources/read` of `uri` (rows R4 to R7).
-    pub(crate) fn read(&self, uri: Option<&Shallow<'_>>) -> Result<&[u8], RpcError<'static>> {
+    pub(crate) fn read(
+        &self,
+        uri: Option<&Shallow<'_>>,
+    ) -> Result<std::borrow::Cow<'_, [u8]>, RpcError<'static>> {
         let Some(Shallow::Str(uri)) = uri else {
             return Err(NO_URI);
         };
-        self.reads
-            .get(uri.as_ref())
-            .map(Vec::as_slice)
-            .ok_or_else(|| not_found(uri))
+        if let Some(body) = self.reads.get(uri.as_ref()) {
+            return Ok(std::borrow::Cow::Borrowed(body));
+        }
+        // R8: the first configured template (in uriTemplate order) the uri
+        // expands.
+        for t in &self.content {
+            if let Some(text) = t.value(uri).and_then(|v| t.text_of(v)) {
+                let mut m = vec![("uri", Node::from(uri.as_ref()))];
+                m.push(("mimeType", Node::from(&t.mime_type)));
+                m.push(("text", Node::from(text)));
+                let mut members = vec![("contents", Node::Arr(vec![Node::Obj(m)]))];
+                cache_fields(&mut members, CATALOG_CACHE);
+                return Ok(std::borrow::Cow::Owned(complete_result(
+                    members,
+                    &self.identity,
+                )));
+            }
+        }
+        Err(not_found(uri))
     }
 }

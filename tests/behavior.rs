@@ -17,7 +17,7 @@ use support::{call, line, meta, validate};
 
 #[path = "support/catalog_cases.rs"]
 mod catalog_cases;
-use catalog_cases::catalog_cases;
+use catalog_cases::{NOT_FOUND, catalog_cases};
 
 /// The exact reply the contract shows for a case: test vectors written
 /// from `docs/behavior.md`, checked beside the model's expectation.
@@ -554,7 +554,49 @@ fn conformance_cases() -> Vec<Case> {
             json!({"_meta": meta(), "ref": {"type": "ref/prompt", "name": "test_prompt_with_arguments"}, "argument": {"name": argument, "value": value}}),
         )
     };
+    fn is_template_read(r: &Value) {
+        assert_eq!(
+            r["result"]["contents"],
+            json!([{"uri": "test://template/123/data", "mimeType": "application/json", "text": "{\"id\":\"123\",\"templateTest\":true,\"data\":\"Data for ID: 123\"}"}])
+        );
+        assert_eq!(r["result"]["cacheScope"], "public");
+    }
+    let read = |uri: &str| {
+        line(
+            json!(34),
+            "resources/read",
+            json!({"_meta": meta(), "uri": uri}),
+        )
+    };
     let prompt_cases = vec![
+        case(
+            "R8",
+            "the configured template filled with 123",
+            read("test://template/123/data"),
+            Want::Result(json!(34), is_template_read),
+        ),
+        case(
+            "R6",
+            "a value with a percent escape fills no template",
+            read("test://template/%41/data"),
+            Want::Error(
+                json!(34),
+                -32602,
+                NOT_FOUND,
+                Some(json!({"uri": "test://template/%41/data"})),
+            ),
+        ),
+        case(
+            "R6",
+            "an empty value fills no template",
+            read("test://template//data"),
+            Want::Error(
+                json!(34),
+                -32602,
+                NOT_FOUND,
+                Some(json!({"uri": "test://template//data"})),
+            ),
+        ),
         case(
             "P11",
             "a value holding {{arg2}} is copied as sent, never read again",

@@ -320,15 +320,27 @@ proptest! {
             json!({"jsonrpc": "2.0", "id": 9, "method": method, "params": p}).to_string()
         };
         let prompt = |id: &str| json!({"name": "reply_to_customer", "arguments": {"order_id": id}});
-        for (method, f, m) in [
-            ("resources/read", json!({"uri": uri(&forbidden)}), json!({"uri": uri(&missing)})),
-            ("prompts/get", prompt(&forbidden), prompt(&missing)),
-        ] {
-            let a = respond(&server, line(method, f).as_bytes());
-            let b = respond(&server, line(method, m).as_bytes());
-            prop_assert_eq!(String::from_utf8_lossy(&a), String::from_utf8_lossy(&b), "{}", method);
-            prop_assert!(model::read_reply(&a).unwrap().code() == Some(-32602));
-        }
+        // resources/read: the same apart from the uri each echoes in
+        // `data.uri` (R6: the client's own input).
+        let read = |id: &str| {
+            let asked = uri(id);
+            let reply = respond(&server, line("resources/read", json!({"uri": asked})).as_bytes());
+            let mut v = model::read_reply(&reply).unwrap().value;
+            let echoed = v["error"]["data"]["uri"].as_str().map(str::to_owned);
+            if let Some(data) = v["error"]["data"].as_object_mut() {
+                data.remove("uri");
+            }
+            (v, echoed == Some(asked))
+        };
+        let (a, a_echoes) = read(&forbidden);
+        let (b, b_echoes) = read(&missing);
+        prop_assert_eq!(&a, &b);
+        prop_assert!(a_echoes && b_echoes);
+        prop_assert!(a["error"]["code"] == json!(-32602));
+        let a = respond(&server, line("prompts/get", prompt(&forbidden)).as_bytes());
+        let b = respond(&server, line("prompts/get", prompt(&missing)).as_bytes());
+        prop_assert_eq!(String::from_utf8_lossy(&a), String::from_utf8_lossy(&b));
+        prop_assert!(model::read_reply(&a).unwrap().code() == Some(-32602));
         // A completion of the forbidden id's prefix suggests only the
         // user's own ids that share it.
         let reply = respond(&server, line("completion/complete", json!({

@@ -32,7 +32,7 @@ pub const RETURNS_URI: &str = "book-orders://policies/returns";
 /// template).
 pub fn offers_resources(config: &Config) -> bool {
     let c = config.catalog();
-    !c.resources.is_empty() || c.order_template.is_some()
+    !c.resources.is_empty() || c.order_template.is_some() || !c.content_templates.is_empty()
 }
 
 /// Whether it offers prompts.
@@ -195,9 +195,24 @@ fn read(
     let own = own_ids(config)
         .into_iter()
         .find(|id| order_uri(config, id).as_deref() == Some(uri));
-    match own {
-        Some(id) => result("R5", Body::ReadOrder(id)),
-        None => {
+    // R8: the first configured template (in uriTemplate order) whose
+    // PREFIX{name}SUFFIX the uri fills with unreserved characters.
+    let templated = config.catalog().content_templates.iter().find_map(|t| {
+        let (prefix, rest) = t.uri_template.split_once('{')?;
+        let (_, suffix) = rest.split_once('}')?;
+        let value = uri.strip_prefix(prefix)?.strip_suffix(suffix)?;
+        let ok = !value.is_empty()
+            && value
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "-._~".contains(c));
+        ok.then(|| (t.uri_template.clone(), value.to_string()))
+    });
+    match (own, templated) {
+        (Some(id), _) => result("R5", Body::ReadOrder(id)),
+        (None, Some((template, value))) => {
+            result("R8", Body::ReadTemplate(template, value, uri.to_string()))
+        }
+        (None, None) => {
             // R6: the client's own uri in `data.uri`, nothing else of it.
             let mut expect = fixed("R6");
             if let Reply::Error { data, .. } = &mut expect.reply {
@@ -417,8 +432,28 @@ pub fn check_result(
                 .order_template
                 .iter()
                 .map(|t| serde_json::to_value(t).unwrap_or_default())
+                .chain(c.content_templates.iter().map(|t| {
+                    let mut v = serde_json::to_value(t).unwrap_or_default();
+                    if let Some(m) = v.as_object_mut() {
+                        m.remove("text");
+                    }
+                    v
+                }))
                 .collect();
             want.insert("resourceTemplates".into(), json!(list));
+            hints(&mut want, public.ttl_ms, "public");
+        }
+        Body::ReadTemplate(template, value, uri) => {
+            let t = c
+                .content_templates
+                .iter()
+                .find(|t| &t.uri_template == template)?;
+            let (_, name, _) = t.parts()?;
+            let text = t.text.replace(&format!("{{{{{name}}}}}"), value);
+            want.insert(
+                "contents".into(),
+                json!([{ "uri": uri, "mimeType": t.mime_type, "text": text }]),
+            );
             hints(&mut want, public.ttl_ms, "public");
         }
         Body::ReadResource(uri) => {

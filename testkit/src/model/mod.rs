@@ -101,6 +101,9 @@ pub enum Body {
     ReadResource(String),
     /// `resources/read` of this order of the user's, through the template (R5).
     ReadOrder(String),
+    /// `resources/read` through this configured template of this value, at
+    /// this uri (R8).
+    ReadTemplate(String, String, String),
     /// `prompts/list` (P1).
     PromptsList,
     /// `prompts/get` of this prompt, for this order of the user's, in this
@@ -127,7 +130,7 @@ impl Body {
             Body::Empty => "ping",
             Body::ResourcesList => "resources/list",
             Body::TemplatesList => "resources/templates/list",
-            Body::ReadResource(_) | Body::ReadOrder(_) => "resources/read",
+            Body::ReadResource(_) | Body::ReadOrder(_) | Body::ReadTemplate(..) => "resources/read",
             Body::PromptsList => "prompts/list",
             Body::Prompt(..) | Body::ContentPrompt(..) => "prompts/get",
             Body::Completion(..) => "completion/complete",

@@ -30,6 +30,18 @@ fn uri(pools: &Pools) -> BoxedStrategy<String> {
         choices.push(select(pools.uris.clone()).boxed());
         choices.push(select(pools.uris.clone()).boxed());
     }
+    let mut filled = Vec::new();
+    for (prefix, suffix) in &pools.content_templates {
+        // R8: a value of unreserved characters fills the template; any
+        // other (`%41`, `a/b`, empty) names nothing (R6).
+        let (prefix, suffix) = (prefix.clone(), suffix.clone());
+        let value = prop_oneof![3 => "[A-Za-z0-9._~-]{1,6}", 1 => Just(String::new()), 1 => Just("%41".to_string()), 1 => Just("a/b".to_string()), 1 => text()];
+        filled.push(
+            value
+                .prop_map(move |v| format!("{prefix}{v}{suffix}"))
+                .boxed(),
+        );
+    }
     if let Some((template, prefix)) = &pools.template {
         let prefix = prefix.clone();
         choices.push(Just(template.clone()).boxed());
@@ -47,7 +59,12 @@ fn uri(pools: &Pools) -> BoxedStrategy<String> {
                 .boxed(),
         );
     }
-    proptest::strategy::Union::new(choices).boxed()
+    let others = proptest::strategy::Union::new(choices);
+    if filled.is_empty() {
+        return others.boxed();
+    }
+    // A configured template is read as often as everything else together.
+    prop_oneof![1 => proptest::strategy::Union::new(filled), 1 => others].boxed()
 }
 
 pub(crate) fn resource_read(pools: &Pools) -> BoxedStrategy<Vec<Member>> {

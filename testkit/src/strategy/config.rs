@@ -197,6 +197,7 @@ fn catalog() -> BoxedStrategy<Vec<(&'static str, Value)>> {
             0..6u8,
             proptest::option::weighted(0.4, content_tools),
             proptest::option::weighted(0.4, content_prompts),
+            proptest::option::weighted(0.4, (select(vec!["test://t/{v}/data", "t:{v}", "x-t://a/{v}.json"]), text())),
         ),
         proptest::option::weighted(0.8, returns),
         proptest::option::of(privacy),
@@ -207,7 +208,7 @@ fn catalog() -> BoxedStrategy<Vec<(&'static str, Value)>> {
     )
         .prop_map(
             |(
-                (on, content_tools, content_prompts),
+                (on, content_tools, content_prompts, content_template),
                 returns,
                 privacy,
                 blob,
@@ -224,6 +225,11 @@ fn catalog() -> BoxedStrategy<Vec<(&'static str, Value)>> {
                 }
                 if let Some(prompts) = content_prompts {
                     out.push(("content_prompts", Value::from(prompts)));
+                }
+                if let Some((uri_template, text)) = content_template {
+                    let t = json!({"uriTemplate": uri_template, "name": "t", "mimeType": "text/plain",
+                                   "text": format!("{} {{{{v}}}} {{{{v}}}}", text.replace(['{', '}'], ""))});
+                    out.push(("content_templates", json!([t])));
                 }
                 let has_returns = returns.is_some();
                 let resources: Vec<Value> =

@@ -35,6 +35,8 @@ pub(crate) struct Pools {
     /// The configured prompts: name, argument names and completions (P11
     /// to P13, C6).
     pub(crate) content_prompts: Vec<(String, Vec<(String, Vec<String>)>)>,
+    /// The configured templates' prefixes and suffixes (R8).
+    pub(crate) content_templates: Vec<(String, String)>,
 }
 
 impl Pools {
@@ -69,6 +71,12 @@ impl Pools {
                 .content_tools
                 .iter()
                 .map(|t| t.name.clone())
+                .collect(),
+            content_templates: config
+                .catalog()
+                .content_templates
+                .iter()
+                .filter_map(|t| t.parts().map(|(p, _, s)| (p.to_string(), s.to_string())))
                 .collect(),
             content_prompts: config
                 .catalog()
@@ -478,6 +486,19 @@ fn product_id(pools: &Pools) -> BoxedStrategy<String> {
 
 /// `arguments` of a `tools/call` for the tool `name`.
 fn tool_arguments(pools: &Pools, name: &str) -> BoxedStrategy<Option<Json>> {
+    if pools.content_tools.iter().any(|t| t == name) {
+        // T10 (none, or `{}`) as often as T11 (any member).
+        return prop_oneof![
+            2 => Just(None),
+            2 => Just(Some(Json::Obj(vec![]))),
+            3 => coded_tool_arguments(pools, name),
+        ]
+        .boxed();
+    }
+    coded_tool_arguments(pools, name)
+}
+
+fn coded_tool_arguments(pools: &Pools, name: &str) -> BoxedStrategy<Option<Json>> {
     let extra = proptest::collection::vec(unknown_member(), 0..2);
     let get = (str_json(order_id(pools)), extra, esc()).prop_map(|(id, extra, e)| {
         let mut m = vec![("order_id".to_string(), e, id)];
@@ -699,14 +720,26 @@ fn params_for(pools: &Pools, method: &str, versions: Vec<String>) -> BoxedStrate
 
 /// A request without an id: a notification, whatever it contains.
 pub fn notification(config: &Config) -> BoxedStrategy<Json> {
-    request(config)
-        .prop_map(|mut tree| {
-            if let Json::Obj(m) = &mut tree {
-                m.retain(|(k, _, _)| k != "id");
-            }
-            tree
-        })
-        .boxed()
+    let any = request(config).prop_map(|mut tree| {
+        if let Json::Obj(m) = &mut tree {
+            m.retain(|(k, _, _)| k != "id");
+        }
+        tree
+    });
+    // E18 on its own, so that its row does not hang on a rare draw of
+    // the method among all the others.
+    let cancelled = (id(), proptest::option::of(text())).prop_map(|(request_id, reason)| {
+        let mut params = vec![("requestId".to_string(), Esc::Plain, request_id)];
+        if let Some(r) = reason {
+            params.push(("reason".to_string(), Esc::Plain, Json::str(r)));
+        }
+        Json::obj([
+            ("jsonrpc", Json::str("2.0")),
+            ("method", Json::str("notifications/cancelled")),
+            ("params", Json::Obj(params)),
+        ])
+    });
+    prop_oneof![6 => any, 1 => cancelled].boxed()
 }
 
 /// A response sent by a client: `result` or `error` and no `method`.
