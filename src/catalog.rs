@@ -401,7 +401,47 @@ pub struct ContentTool {
     /// Whether the result reports a tool error (`isError: true`).
     #[serde(default)]
     pub is_error: bool,
+    /// The `progress` values of the `notifications/progress` a call sends
+    /// before its result, strictly increasing, when the request's `_meta`
+    /// carries a `progressToken` (row T12).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub progress: Vec<u64>,
+    /// Their `total`, at least the last value, if known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub progress_total: Option<u64>,
+    /// The `notifications/message` a call sends before its result, those
+    /// at or above the request's `io.modelcontextprotocol/logLevel`, and
+    /// none without it (row T13).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub log: Vec<LogMessage>,
 }
+
+/// A log message of a content tool (`schema.ts`
+/// `LoggingMessageNotificationParams`; its `data` a string here).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct LogMessage {
+    /// Its `LoggingLevel`.
+    pub level: String,
+    /// The logger's name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub logger: Option<String>,
+    /// What it says.
+    pub data: String,
+}
+
+/// `LoggingLevel` of the schema (RFC 5424 severities), least severe
+/// first: a message is sent when its level is at or after the asked one.
+pub const LOG_LEVELS: [&str; 8] = [
+    "debug",
+    "info",
+    "notice",
+    "warning",
+    "error",
+    "critical",
+    "alert",
+    "emergency",
+];
 
 /// A content block (`schema.ts` `ContentBlock`): text, an image or audio
 /// as canonical Base64, or an embedded resource.
@@ -475,6 +515,27 @@ impl ContentTool {
         if self.content.is_empty() {
             return Err(format!(
                 "content tool {n:?} needs at least one content block"
+            ));
+        }
+        let increasing = self.progress.windows(2).all(|w| w[0] < w[1]);
+        let total_ok = match (self.progress_total, self.progress.last()) {
+            (Some(total), Some(last)) => total >= *last,
+            (Some(_), None) => false,
+            (None, _) => true,
+        };
+        if !increasing || !total_ok {
+            return Err(format!(
+                "content tool {n:?} needs progress values that strictly increase, and a progressTotal (only with progress) at least the last of them"
+            ));
+        }
+        if let Some(m) = self
+            .log
+            .iter()
+            .find(|m| !LOG_LEVELS.contains(&m.level.as_str()))
+        {
+            return Err(format!(
+                "content tool {n:?} has a log message of level {:?}, which is not a LoggingLevel such as info",
+                m.level
             ));
         }
         for block in &self.content {

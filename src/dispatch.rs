@@ -246,11 +246,14 @@ impl Methods {
     }
 
     /// Runs `method` and returns the body of its `result`, or its error.
+    /// `ran` is set to the configuration of the notifications the tool
+    /// that ran may send (T12, T13), if any.
     pub(crate) fn call<'s, E: Executor>(
         &'s self,
         method: &str,
         params: &MethodParams<'_>,
         executor: &mut E,
+        ran: &mut Option<&'s crate::catalog::ContentTool>,
     ) -> Result<Cow<'s, [u8]>, RpcError<'static>> {
         let list = |body: &'s [u8]| {
             if params.cursor {
@@ -264,7 +267,7 @@ impl Methods {
         match (method, resources, prompts, &self.completion) {
             ("server/discover", ..) => Ok(Cow::Borrowed(&self.discover)),
             ("tools/list", ..) => list(&self.list),
-            ("tools/call", ..) => self.call_tool(params, executor).map(Cow::Borrowed),
+            ("tools/call", ..) => self.call_tool(params, executor, ran).map(Cow::Borrowed),
             ("resources/list", Some(r), ..) => list(r.list()),
             ("resources/templates/list", Some(r), ..) => list(r.templates()),
             ("resources/read", Some(r), ..) => r.read(params.uri.as_ref()),
@@ -290,9 +293,17 @@ impl Methods {
         &'s self,
         params: &MethodParams<'_>,
         executor: &mut E,
+        ran: &mut Option<&'s crate::catalog::ContentTool>,
     ) -> Result<&'s [u8], RpcError<'static>> {
         match call_tool(&self.catalog, params, executor, Era::Modern)? {
-            ToolOutcome::Ran(body) | ToolOutcome::InvalidArguments(body) => Ok(body),
+            ToolOutcome::Ran(body) => {
+                *ran = match &params.name {
+                    Some(Shallow::Str(name)) => self.catalog.find(name).and_then(|t| t.notices()),
+                    _ => None,
+                };
+                Ok(body)
+            }
+            ToolOutcome::InvalidArguments(body) => Ok(body),
         }
     }
 }

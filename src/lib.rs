@@ -69,6 +69,7 @@ pub mod http;
 mod json;
 mod legacy;
 mod meta;
+mod notices;
 mod prompts;
 mod resources;
 mod server;

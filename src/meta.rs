@@ -106,17 +106,9 @@ pub(crate) const CLIENT_INFO: &str = "io.modelcontextprotocol/clientInfo";
 /// `_meta` key of the log level.
 pub(crate) const LOG_LEVEL: &str = "io.modelcontextprotocol/logLevel";
 
-/// `LoggingLevel` of the schema (RFC 5424 severities).
-pub(crate) const LOG_LEVELS: &[&str] = &[
-    "debug",
-    "info",
-    "notice",
-    "warning",
-    "error",
-    "critical",
-    "alert",
-    "emergency",
-];
+/// `LoggingLevel` of the schema (RFC 5424 severities), stated once in the
+/// configuration layer (a content tool's log messages name them too).
+pub(crate) use crate::catalog::LOG_LEVELS;
 
 /// Decodes a `params` value into `out`.
 ///

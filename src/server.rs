@@ -181,8 +181,16 @@ impl Server {
         out: &mut Vec<u8>,
         executor: &mut E,
     ) -> Option<Code> {
-        match self.handle(method, params, executor) {
+        let mut ran = None;
+        match self.handle(method, params, executor, &mut ran) {
             Ok(body) => {
+                // T12, T13: the notifications this request's `_meta` asked
+                // of the tool that ran, before its response.
+                if let (Some(tool), Some(ParamsField::Object(p))) = (ran, params)
+                    && let crate::meta::MetaField::Object(meta) = &p.meta
+                {
+                    crate::notices::write(out, tool, meta);
+                }
                 envelope::write_result(out, id, &body);
                 None
             }
@@ -204,6 +212,7 @@ impl Server {
         method: &str,
         params: Option<&ParamsField<'a>>,
         executor: &mut E,
+        ran: &mut Option<&'s crate::catalog::ContentTool>,
     ) -> Result<std::borrow::Cow<'s, [u8]>, RpcError<'a>> {
         let modern_initialize = method == "initialize" && Versions::is_modern(params);
         if method == "initialize" && !modern_initialize {
@@ -218,7 +227,7 @@ impl Server {
             // `check` has refused every other case.
             _ => return Err(crate::meta::NO_PARAMS),
         };
-        self.methods.call(method, method_params, executor)
+        self.methods.call(method, method_params, executor, ran)
     }
 }
 

@@ -115,4 +115,9 @@ impl Tool for Configured {
     fn mirrored(&self) -> &[Mirrored] {
         &[]
     }
+
+    fn notices(&self) -> Option<&ContentTool> {
+        let t = &self.tool;
+        (!t.progress.is_empty() || !t.log.is_empty()).then_some(t)
+    }
 }

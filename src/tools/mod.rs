@@ -173,6 +173,11 @@ pub trait Tool: Send + Sync {
     /// (from the configuration), as `(parameter, header name)`: what the
     /// HTTP binding validates `Mcp-Param-{Name}` headers against (row H14).
     fn mirrored(&self) -> &[Mirrored];
+    /// The configuration of the notifications a run may send before its
+    /// result (rows T12, T13): only a content tool has any.
+    fn notices(&self) -> Option<&crate::catalog::ContentTool> {
+        None
+    }
 }
 
 /// A tool parameter mirrored into the header `Mcp-Param-{header}`.
