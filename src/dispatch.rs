@@ -199,12 +199,19 @@ impl Methods {
 
         // `DiscoverResult`: supportedVersions, capabilities, instructions,
         // then the caching hints (row W1). `ServerCapabilities` in
-        // `schema.ts` order: completions, prompts, resources, tools; no
+        // `schema.ts` order: logging, completions, prompts, resources,
+        // tools (`logging` only when a content tool logs: LOG-03, T13); no
         // `listChanged` or `subscribe`: the catalog is fixed for the
         // process (DEC16).
         let versions = supported_versions.iter().map(Node::from).collect();
         let mut capabilities = Vec::new();
+        let logs = config
+            .catalog()
+            .content_tools
+            .iter()
+            .any(|t| !t.log.is_empty());
         for (name, offered) in [
+            ("logging", logs),
             ("completions", completion.is_some()),
             ("prompts", prompts.is_some()),
             ("resources", resources.is_some()),

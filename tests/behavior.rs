@@ -30,6 +30,9 @@ enum Want {
     Result(Value, fn(&Value)),
     /// Exactly these bytes (row W1: the canonical form).
     Exact(Vec<u8>),
+    /// These notification lines, exactly, then a result with this id that
+    /// satisfies the check (T12, T13).
+    Notified(Vec<&'static str>, Value, fn(&Value)),
 }
 
 struct Case {
@@ -416,6 +419,19 @@ fn run(server: &Server, cases: &[Case]) {
             ),
             (_, None) => panic!("{label}: expected a reply, got none"),
             (expect, Some(out)) => {
+                // T12, T13: the notifications, byte for byte, then the
+                // response, judged as a result.
+                let (expect, out) = match expect {
+                    Want::Notified(lines, id, check) => {
+                        let text = String::from_utf8_lossy(&out).into_owned();
+                        let got: Vec<&str> = text.lines().collect();
+                        assert_eq!(got.len(), lines.len() + 1, "{label}: {text}");
+                        assert_eq!(&got[..lines.len()], lines.as_slice(), "{label}");
+                        let last = format!("{}\n", got[lines.len()]);
+                        (&Want::Result(id.clone(), *check), last.into_bytes())
+                    }
+                    other => (other, out),
+                };
                 assert_eq!(out.last(), Some(&b'\n'), "{label}");
                 assert_eq!(
                     out.iter().filter(|&&b| b == b'\n').count(),
@@ -450,7 +466,7 @@ fn run(server: &Server, cases: &[Case]) {
                         String::from_utf8_lossy(bytes),
                         "{label}"
                     ),
-                    Want::Silence => unreachable!(),
+                    Want::Silence | Want::Notified(..) => unreachable!(),
                 }
                 // Integer ids beyond 64 bits: echoed digit for digit.
                 if let (Ok(line), Want::Result(..)) = (model::parse(&c.line), &c.expect)
@@ -568,6 +584,93 @@ fn conformance_cases() -> Vec<Case> {
             json!({"_meta": meta(), "uri": uri}),
         )
     };
+    fn is_finished(r: &Value) {
+        assert_eq!(r["result"]["isError"], false);
+        assert_eq!(r["result"]["content"][0]["type"], "text");
+    }
+    let asking = |id: u32, tool: &str, extra: Value| {
+        let mut m = meta();
+        for (k, v) in extra.as_object().into_iter().flatten() {
+            m[k] = v.clone();
+        }
+        line(json!(id), "tools/call", json!({"_meta": m, "name": tool}))
+    };
+    const P: [&str; 3] = [
+        r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"p-1","progress":0,"total":100}}"#,
+        r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"p-1","progress":50,"total":100}}"#,
+        r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"p-1","progress":100,"total":100}}"#,
+    ];
+    const L: [&str; 3] = [
+        r#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","logger":"conformance","data":"Tool execution started"}}"#,
+        r#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","logger":"conformance","data":"Tool processing data"}}"#,
+        r#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","logger":"conformance","data":"Tool execution completed"}}"#,
+    ];
+    let notice_cases = vec![
+        case(
+            "T12",
+            "progressToken p-1: 0, 50, 100 of 100, then the result",
+            asking(
+                35,
+                "test_tool_with_progress",
+                json!({"progressToken": "p-1"}),
+            ),
+            Want::Notified(P.to_vec(), json!(35), is_finished),
+        ),
+        case(
+            "T12",
+            "an integer token is echoed as an integer",
+            asking(36, "test_tool_with_progress", json!({"progressToken": 7})),
+            Want::Notified(
+                P.iter()
+                    .map(|l| &*Box::leak(l.replace("\"p-1\"", "7").into_boxed_str()))
+                    .collect(),
+                json!(36),
+                is_finished,
+            ),
+        ),
+        case(
+            "T12",
+            "no progressToken: no notification",
+            asking(37, "test_tool_with_progress", json!({})),
+            Want::Result(json!(37), is_finished),
+        ),
+        case(
+            "T13",
+            "logLevel debug: the three info messages, then the result",
+            asking(
+                38,
+                "test_logging_tool",
+                json!({"io.modelcontextprotocol/logLevel": "debug"}),
+            ),
+            Want::Notified(L.to_vec(), json!(38), is_finished),
+        ),
+        case(
+            "T13",
+            "logLevel info: the same",
+            asking(
+                39,
+                "test_logging_tool",
+                json!({"io.modelcontextprotocol/logLevel": "info"}),
+            ),
+            Want::Notified(L.to_vec(), json!(39), is_finished),
+        ),
+        case(
+            "T13",
+            "logLevel warning: above every message, none",
+            asking(
+                40,
+                "test_logging_tool",
+                json!({"io.modelcontextprotocol/logLevel": "warning"}),
+            ),
+            Want::Result(json!(40), is_finished),
+        ),
+        case(
+            "T13",
+            "no logLevel: none, ever",
+            asking(41, "test_logging_tool", json!({"progressToken": "p"})),
+            Want::Result(json!(41), is_finished),
+        ),
+    ];
     let prompt_cases = vec![
         case(
             "R8",
@@ -681,6 +784,7 @@ fn conformance_cases() -> Vec<Case> {
     ]
     .into_iter()
     .chain(prompt_cases)
+    .chain(notice_cases)
     .collect()
 }
 

@@ -385,10 +385,38 @@ fn show(bytes: &[u8]) -> String {
     }
 }
 
-/// At most one line: empty, or one line ending with its only `\n`, with no
-/// `\r` anywhere (so no host splitting on CR LF sees two). The shape of
-/// the line is [`crate::model::read_reply`]'s to check.
-pub fn framing(reply: &[u8]) -> Result<(), String> {
+/// At most one response per request, after only the notifications its
+/// own `_meta` asked for (`notices`, the model's count, rows T12 and T13):
+/// exactly that many notification lines (a `method`, no `id`), then empty
+/// or one line ending with its only `\n`, with no `\r` anywhere (so no
+/// host splitting on CR LF sees two). The shape of the response line is
+/// [`crate::model::read_reply`]'s to check.
+pub fn framing(reply: &[u8], notices: usize) -> Result<(), String> {
+    let mut reply = reply;
+    for n in 0..notices {
+        let Some(end) = memchr::memchr(b'\n', reply) else {
+            return Err(format!(
+                "notification {} of {notices} is missing: {}",
+                n + 1,
+                show(reply)
+            ));
+        };
+        let (line, rest) = reply.split_at(end);
+        let v: serde_json::Value = serde_json::from_slice(line)
+            .map_err(|_| format!("a line before the response is not JSON: {}", show(line)))?;
+        if v.get("id").is_some() || !v.get("method").is_some_and(serde_json::Value::is_string) {
+            return Err(format!(
+                "a line before the response is not a notification: {v}"
+            ));
+        }
+        if memchr::memchr(b'\r', line).is_some() {
+            return Err(format!(
+                "a notification has a carriage return: {}",
+                show(line)
+            ));
+        }
+        reply = rest.get(1..).unwrap_or_default();
+    }
     if reply.is_empty() {
         return Ok(());
     }

@@ -40,7 +40,7 @@ pub mod order {
         "cacheScope",
     ];
     /// `capabilities` (`schema.ts` `ServerCapabilities` order).
-    pub const CAPABILITIES: &[&str] = &["completions", "prompts", "resources", "tools"];
+    pub const CAPABILITIES: &[&str] = &["logging", "completions", "prompts", "resources", "tools"];
     /// `ListResourcesResult`.
     pub const LIST_RESOURCES: &[&str] =
         &["resultType", "_meta", "resources", "ttlMs", "cacheScope"];

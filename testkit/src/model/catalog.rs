@@ -81,6 +81,15 @@ pub fn serves(config: &Config, method: &str) -> bool {
 /// `capabilities` of `server/discover` (D1).
 pub fn capabilities(config: &Config) -> Value {
     let mut caps = Map::new();
+    // LOG-03: a server that may emit log messages (T13) declares logging.
+    if config
+        .catalog()
+        .content_tools
+        .iter()
+        .any(|t| !t.log.is_empty())
+    {
+        caps.insert("logging".into(), json!({}));
+    }
     if offers_completion(config) {
         caps.insert("completions".into(), json!({}));
     }

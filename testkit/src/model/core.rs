@@ -384,6 +384,7 @@ pub fn meta(config: &Config, request: &Request<'_>) -> Option<Expect> {
                 row: "M15",
                 notes: vec![row],
                 reply: e.reply,
+                notices: Vec::new(),
             })
         }
     };
@@ -598,7 +599,18 @@ pub fn call(config: &Config, id: &str, params: &Json, era: Era) -> Expect {
         {
             // T10, T11: a configured content tool takes no arguments.
             Some(t) if args.names().next().is_none() => {
-                result("T10", Body::Content(t.name.clone()))
+                // T12, T13: the notifications this request asked for.
+                let mut expect = result("T10", Body::Content(t.name.clone()));
+                expect.notices = super::notices::expected(t, params);
+                // The rows hold for a tool that may send, asked or not.
+                let (progress, log) = (!t.progress.is_empty(), !t.log.is_empty());
+                if progress {
+                    expect = expect.note("T12");
+                }
+                if log {
+                    expect = expect.note("T13");
+                }
+                expect
             }
             Some(t) => result("T11", Body::NoArguments(t.name.clone())),
             None => Expect::fixed("T3", Some(id.to_string())),

@@ -50,6 +50,7 @@ pub const ERROR_CODES: &[i64] = &[-32700, -32600, -32601, -32602, -32022];
 pub mod core;
 pub mod http;
 pub mod legacy;
+pub mod notices;
 pub mod parse;
 pub mod reply;
 pub mod rows;
@@ -188,6 +189,11 @@ pub struct Expect {
     pub notes: Vec<&'static str>,
     /// The reply.
     pub reply: Reply,
+    /// The notifications the request's own `_meta` asked for, each the
+    /// compact JSON (members sorted) of one line that must come, in this
+    /// order, before the reply (rows T12, T13): "at most one response per
+    /// request, after only the notifications its own `_meta` asked for".
+    pub notices: Vec<String>,
 }
 
 /// The tool names the model knows.
@@ -202,6 +208,7 @@ impl Expect {
             row,
             notes: Vec::new(),
             reply,
+            notices: Vec::new(),
         }
     }
 

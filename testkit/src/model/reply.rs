@@ -178,6 +178,9 @@ impl Expect {
     /// read it (`None`: no reply), so that a caller with more checks to
     /// make reads it only once.
     pub fn check_reply(&self, config: &Config, reply: &[u8]) -> Result<Option<ReplyTree>, String> {
+        let reply = self
+            .strip_notices(reply)
+            .map_err(|e| format!("row {}: {e}: {}", self.row, show(reply)))?;
         let read = match (self.replies(), reply.is_empty()) {
             (None, true) => return Ok(None),
             (Some(false), true) => return Ok(None),
@@ -196,6 +199,30 @@ impl Expect {
         self.check_tree(config, &read)
             .map_err(|e| format!("row {}: {e}: {}", self.row, show(reply)))?;
         Ok(Some(read))
+    }
+
+    /// The reply after the notifications the request asked for (T12,
+    /// T13): exactly [`Expect::notices`], one line each, in order, each in
+    /// `schema.ts` member order (W1). Any other line before the response
+    /// is left in place, where it fails as a second line.
+    fn strip_notices<'r>(&self, mut reply: &'r [u8]) -> Result<&'r [u8], String> {
+        for want in &self.notices {
+            let Some(end) = reply.iter().position(|&b| b == b'\n') else {
+                return Err(format!(
+                    "expected the notification {want} before the response"
+                ));
+            };
+            let (line, rest) = reply.split_at(end);
+            let got: Value = serde_json::from_slice(line).map_err(|_| {
+                format!("expected the notification {want}, got a line that is not JSON")
+            })?;
+            if got.to_string() != *want {
+                return Err(format!("expected the notification {want}, got {got}"));
+            }
+            notice_order(line)?;
+            reply = rest.get(1..).unwrap_or_default();
+        }
+        Ok(reply)
     }
 
     /// [`Expect::check`] for a reply read as a tree: an error is
@@ -484,4 +511,42 @@ fn tool_error(
 /// The versions a `-32022` lists, for callers that check only that.
 pub fn supported_list(config: &Config) -> Value {
     json!(supported_versions(config))
+}
+
+/// Row W1 for a notification line: `jsonrpc, method, params`, and its
+/// params in `schema.ts` order (`progressToken, progress, total` or
+/// `level, logger, data`).
+fn notice_order(line: &[u8]) -> Result<(), String> {
+    let parsed = parse(line).map_err(|e| format!("a notification is not JSON ({e:?})"))?;
+    let keys = |j: &Json| -> Vec<String> {
+        match j {
+            Json::Obj(m) => m.iter().map(|(k, _, _)| k.clone()).collect(),
+            _ => Vec::new(),
+        }
+    };
+    let top = keys(&parsed.tree);
+    let params = parsed.tree.get("params").map(keys).unwrap_or_default();
+    let order: &[&str] = if params.first().map(String::as_str) == Some("level") {
+        &["level", "logger", "data"]
+    } else {
+        &["progressToken", "progress", "total", "message"]
+    };
+    let in_order = |got: &[String], want: &[&str]| {
+        let mut at = 0;
+        got.iter().all(
+            |k| match want.get(at..).and_then(|w| w.iter().position(|x| x == k)) {
+                Some(i) => {
+                    at += i + 1;
+                    true
+                }
+                None => false,
+            },
+        )
+    };
+    if top != ["jsonrpc", "method", "params"] || !in_order(&params, order) {
+        return Err(format!(
+            "row W1: a notification's members are out of order: {top:?} {params:?}"
+        ));
+    }
+    Ok(())
 }

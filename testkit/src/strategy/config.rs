@@ -138,14 +138,41 @@ fn catalog() -> BoxedStrategy<Vec<(&'static str, Value)>> {
     ];
     let content_tools = proptest::collection::btree_map(
         "t_[a-z0-9_.-]{0,10}",
-        (proptest::collection::vec(block, 1..4), any::<bool>(), proptest::option::of(text())),
+        (
+            proptest::collection::vec(block, 1..4),
+            any::<bool>(),
+            proptest::option::of(text()),
+            // T12: strictly increasing progress values, a total or none.
+            (proptest::collection::btree_set(0u64..1000, 0..4), any::<bool>()),
+            // T13: log messages of any level.
+            proptest::collection::vec(
+                (select(crate::model::core::LOG_LEVELS.to_vec()), proptest::option::of("[a-z]{1,6}"), text()),
+                0..4,
+            ),
+        ),
         1..4,
     )
     .prop_map(|tools| {
         let tools: Vec<Value> = tools
             .into_iter()
-            .map(|(name, (content, is_error, title))| {
+            .map(|(name, (content, is_error, title, (progress, total), log))| {
                 let mut t = json!({"name": name, "description": "a configured content tool", "content": content});
+                if let Some(last) = progress.iter().next_back() {
+                    if total {
+                        t["progressTotal"] = json!(last + 7);
+                    }
+                    t["progress"] = json!(progress);
+                }
+                if !log.is_empty() {
+                    let log: Vec<Value> = log
+                        .into_iter()
+                        .map(|(level, logger, data)| match logger {
+                            Some(l) => json!({"level": level, "logger": l, "data": data}),
+                            None => json!({"level": level, "data": data}),
+                        })
+                        .collect();
+                    t["log"] = json!(log);
+                }
                 if is_error {
                     t["isError"] = json!(true);
                 }
