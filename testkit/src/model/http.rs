@@ -52,6 +52,9 @@ pub struct HttpExpect {
     /// (or, for `-32020`, this module) expects, `Content-Type:
     /// application/json`.
     pub body: Option<Expect>,
+    /// H18: the body is a `text/event-stream` of the notifications the
+    /// body's expectation holds, then its response.
+    pub stream: bool,
 }
 
 impl HttpExpect {
@@ -61,6 +64,7 @@ impl HttpExpect {
             status,
             allow: false,
             body: None,
+            stream: false,
         }
     }
 
@@ -112,6 +116,21 @@ impl HttpExpect {
             return Err(format!("row {}: allow header {:?}", self.row, get("allow")));
         }
         let json = get("content-type") == Some("application/json");
+        if self.stream {
+            let Some(expect) = &self.body else {
+                return Err(format!("row {}: a stream needs a body", self.row));
+            };
+            if get("content-type") != Some("text/event-stream") {
+                return Err(format!(
+                    "row {}: content-type is not text/event-stream",
+                    self.row
+                ));
+            }
+            let lines = event_lines(body).map_err(|e| format!("row {}: {e}", self.row))?;
+            return expect
+                .check(config, &lines)
+                .map_err(|e| format!("row {}: {e}", self.row));
+        }
         match &self.body {
             None if body.is_empty() && !json => Ok(()),
             None => Err(format!(
@@ -136,6 +155,47 @@ impl HttpExpect {
             }
         }
     }
+}
+
+/// H18: the `data` of each event of a `text/event-stream` body, one line
+/// each: every event is `event: message` and one `data:` line, the events
+/// separated by a blank line.
+pub fn event_lines(body: &[u8]) -> Result<Vec<u8>, String> {
+    let text =
+        std::str::from_utf8(body).map_err(|_| "the event stream is not UTF-8".to_string())?;
+    let mut out = Vec::new();
+    for event in text.split("\n\n").filter(|e| !e.is_empty()) {
+        let data = event
+            .strip_prefix("event: message\ndata: ")
+            .filter(|d| !d.contains('\n'))
+            .ok_or_else(|| {
+                format!("an event is not `event: message` and one data line: {event:?}")
+            })?;
+        out.extend_from_slice(data.as_bytes());
+        out.push(b'\n');
+    }
+    if !text.ends_with("\n\n") {
+        return Err("the event stream does not end with a blank line".into());
+    }
+    Ok(out)
+}
+
+/// H18: whether the request's `Accept` (any of them) names a media range
+/// that matches `text/event-stream` (itself, `text/*`, `*/*`, any case)
+/// without a zero `q`.
+fn accepts_stream(request: &HttpRequest) -> bool {
+    named(request, "accept").iter().any(|v| {
+        String::from_utf8_lossy(v).split(',').any(|range| {
+            let mut parts = range.split(';').map(str::trim);
+            let media = parts.next().unwrap_or_default().to_ascii_lowercase();
+            let zero = parts.any(|p| {
+                p.to_ascii_lowercase()
+                    .strip_prefix("q=")
+                    .is_some_and(|q| q.chars().all(|c| c == '0' || c == '.'))
+            });
+            ["text/event-stream", "text/*", "*/*"].contains(&media.as_str()) && !zero
+        })
+    })
 }
 
 /// The loopback names, with the port (and without, on port 80).
@@ -236,6 +296,7 @@ fn body(config: &Config, request: &HttpRequest) -> HttpExpect {
         status,
         allow: false,
         body: Some(expect),
+        stream: false,
     };
     // No line framing on HTTP: a blank body is no JSON (E1), and the UTF-8
     // and syntax rows apply to the whole body.
@@ -288,7 +349,22 @@ fn body(config: &Config, request: &HttpRequest) -> HttpExpect {
             } else {
                 "H15"
             };
+            // H18: notifications make a stream when accepted; else the
+            // response goes alone.
+            let (row, stream, expect) = match (expect.notices.is_empty(), accepts_stream(request)) {
+                (true, _) => (row, false, expect),
+                (false, true) => ("H18", true, expect),
+                (false, false) => (
+                    "H18",
+                    false,
+                    Expect {
+                        notices: Vec::new(),
+                        ..expect
+                    },
+                ),
+            };
             let mut out = reply(row, status, expect);
+            out.stream = stream;
             if ["mcp-session-id", "last-event-id"]
                 .iter()
                 .any(|h| !named(request, h).is_empty())
@@ -589,7 +665,7 @@ fn escape(value: &str) -> String {
 /// Every row id this module can decide.
 pub const ROWS: &[&str] = &[
     "H1", "H2", "H3", "H4", "H5", "H6", "H7", "H8", "H9", "H10", "H11", "H12", "H13", "H14", "H15",
-    "H16", "H17",
+    "H16", "H17", "H18",
 ];
 
 /// The registry knows every row the module names (a guard for tests).
