@@ -45,6 +45,9 @@ pub(crate) const UNKNOWN_ARGUMENT: RpcError<'static> = RpcError::invalid_params(
     "Invalid params: the prompt or resource template has no argument of that name",
 );
 
+/// A configured prompt's arguments: each name with its completions.
+type Completions = Vec<(String, Vec<String>)>;
+
 /// What completion offers.
 pub(crate) struct Completion {
     /// The user's own order ids, in id order.
@@ -55,7 +58,7 @@ pub(crate) struct Completion {
     prompt: bool,
     /// The configured prompts: name -> their arguments' names and
     /// completions (row C6).
-    content: Vec<(String, Vec<(String, Vec<String>)>)>,
+    content: Vec<(String, Completions)>,
     identity: Identity,
 }
 
@@ -70,7 +73,7 @@ impl Completion {
         let c = config.catalog();
         let template = c.order_template.as_ref().map(|t| t.uri_template.clone());
         let prompt = c.prompts.iter().any(|p| p == REPLY_TO_CUSTOMER);
-        let content: Vec<(String, Vec<(String, Vec<String>)>)> = c
+        let content: Vec<(String, Completions)> = c
             .content_prompts
             .iter()
             .map(|p| {

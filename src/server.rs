@@ -1,4 +1,6 @@
-//! The pure core: one request line in, at most one response line out.
+//! The pure core: one request line in, at most one response line out,
+//! after only the notification lines that request's own `_meta` asked for
+//! (rows T12 and T13, [`crate::notices`]).
 //!
 //! [`Server`] is built once from a [`Config`]; after that, answering a line
 //! reads nothing but the line and the server, writes nothing but the output
@@ -35,7 +37,8 @@ use crate::tools::{Catalog, Direct, Executor};
 pub enum Disposition {
     /// Blank or whitespace-only: not a message, no reply.
     Blank,
-    /// One reply line was written.
+    /// One reply line was written, after the notifications the request
+    /// asked for, if any (T12, T13).
     Replied,
     /// A notification: no reply, ever.
     Notification,

@@ -216,7 +216,7 @@ impl Expect {
             let got: Value = serde_json::from_slice(line).map_err(|_| {
                 format!("expected the notification {want}, got a line that is not JSON")
             })?;
-            if got.to_string() != *want {
+            if got != serde_json::from_str::<Value>(want).unwrap_or_default() {
                 return Err(format!("expected the notification {want}, got {got}"));
             }
             notice_order(line)?;

@@ -34,7 +34,7 @@ pub(crate) struct Pools {
     content_tools: Vec<String>,
     /// The configured prompts: name, argument names and completions (P11
     /// to P13, C6).
-    pub(crate) content_prompts: Vec<(String, Vec<(String, Vec<String>)>)>,
+    pub(crate) content_prompts: Vec<(String, Completions)>,
     /// The configured templates' prefixes and suffixes (R8).
     pub(crate) content_templates: Vec<(String, String)>,
 }
@@ -91,6 +91,9 @@ impl Pools {
         }
     }
 }
+
+/// A configured prompt's arguments, each with its completions.
+pub(crate) type Completions = Vec<(String, Vec<String>)>;
 
 /// How a generated string is written: mostly plainly.
 pub fn esc() -> impl Strategy<Value = Esc> {
