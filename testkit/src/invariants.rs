@@ -442,11 +442,21 @@ pub fn framing(reply: &[u8], notices: usize) -> Result<(), String> {
     Ok(())
 }
 
+/// The response of a reply: its last line (the lines before it are the
+/// notifications the request asked for, rows T12 and T13).
+pub fn response(reply: &[u8]) -> &[u8] {
+    let body = reply.strip_suffix(b"\n").unwrap_or(reply);
+    match memchr::memrchr(b'\n', body) {
+        Some(i) => reply.get(i + 1..).unwrap_or_default(),
+        None => reply,
+    }
+}
+
 /// The reply's raw id equals `expected` (the request's raw id text), or is
 /// `null` when `expected` is `None`. Compared on the raw bytes, so integers
 /// of any size must come back digit for digit.
 pub fn id_echo(expected: Option<&str>, reply: &[u8]) -> Result<(), String> {
-    let got = model::read_reply(reply)?.id;
+    let got = model::read_reply(response(reply))?.id;
     let want = expected.unwrap_or("null");
     if got != want {
         return Err(format!(
