@@ -183,7 +183,12 @@ impl Sut {
                 reply.as_deref().map(String::from_utf8_lossy)
             );
         }
-        self.owed.extend(reply);
+        // One line owed per line the core wrote: the notifications a
+        // request asked for (T12, T13), then its response.
+        if let Some(r) = reply {
+            let lines = r.split_inclusive(|&b| b == b'\n').map(<[u8]>::to_vec);
+            self.owed.extend(lines);
+        }
     }
 
     fn read_owed(&mut self) {
