@@ -52,12 +52,12 @@ import sys
 import threading
 import time
 
-FILES = ["generic", "textbook", "stock", "short-lines", "legacy", "catalog"]
+FILES = ["generic", "textbook", "stock", "short-lines", "legacy", "catalog", "conformance"]
 # The verdict levels, weakest claim first (docs/vectors.md, "Levels").
 LEVELS = ["must", "should", "textbook", "canonical"]
 # The one _meta member of a result the textbook level compares.
 SERVER_INFO = "io.modelcontextprotocol/serverInfo"
-FIXTURES = ["textbook", "stock", "short-lines", "legacy", "catalog"]
+FIXTURES = ["textbook", "stock", "short-lines", "legacy", "catalog", "conformance"]
 
 
 class CannotRun(Exception):

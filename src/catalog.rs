@@ -14,6 +14,9 @@
 //! | `resources` | policy texts and binary assets: uri, name, title, description, mimeType, annotations, and exactly one of `text` and `blob` (canonical Base64) | R1 to R4 |
 //! | `order_template` | the RFC 6570 template `PREFIX{order_id}` through which the user reads an order snapshot | R2, R5, R6 |
 //! | `prompts` | the names of the prompts offered (their texts are fixed in code, as tool descriptions are) | P1 to P7 |
+//! | `content_prompts` | prompts whose messages are configured content blocks with `{{argument}}` placeholders, and the completions of their arguments | P11 to P13, C6 |
+//! | `content_templates` | resource templates `PREFIX{name}SUFFIX` whose read is configured text with `{{name}}` replaced by the value | R2, R8 |
+//! | `content_tools` | tools without arguments whose result is configured content blocks (text, image, audio, embedded resource) and `isError` (issue 38: the conformance suite's fixture tools) | T10, T11 |
 //!
 //! Spec: 2026-07-28 `server/resources.mdx` ("Resource", "Resource Contents",
 //! "Annotations", "Custom URI Schemes": URIs follow RFC 3986; "Binary data
@@ -144,6 +147,407 @@ pub struct Catalog {
     pub order_template: Option<OrderTemplate>,
     /// The prompts offered, in listing order (by name).
     pub prompts: Vec<String>,
+    /// Tools whose answer is configured content, in listing order (by
+    /// name).
+    pub content_tools: Vec<ContentTool>,
+    /// Prompts whose messages are configured content, in listing order
+    /// (by name).
+    pub content_prompts: Vec<ContentPrompt>,
+    /// Resource templates whose reads are configured text, in listing
+    /// order (by `uriTemplate`).
+    pub content_templates: Vec<ContentTemplate>,
+}
+
+/// A resource template with one variable, `PREFIX{name}SUFFIX`, whose read
+/// is its configured text with every `{{name}}` replaced by the value
+/// (row R8). A value is 1 or more of RFC 3986's unreserved characters
+/// (`A-Za-z0-9-._~`): what RFC 6570 simple expansion leaves as it is, so
+/// the value needs no decoding and is copied as it appears in the uri.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct ContentTemplate {
+    /// `PREFIX{name}SUFFIX`.
+    pub uri_template: String,
+    /// Its name.
+    pub name: String,
+    /// A title for display.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// A description.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// The MIME type of what it reads.
+    pub mime_type: String,
+    /// The text of a read, `{{name}}` standing for the value.
+    pub text: String,
+}
+
+impl ContentTemplate {
+    /// The prefix, the variable's name and the suffix; `None` unless the
+    /// template has exactly one `{name}`.
+    pub fn parts(&self) -> Option<(&str, &str, &str)> {
+        let (prefix, rest) = self.uri_template.split_once('{')?;
+        let (name, suffix) = rest.split_once('}')?;
+        (!suffix.contains(['{', '}'])).then_some((prefix, name, suffix))
+    }
+
+    /// The value `uri` gives the variable, if it is an expansion of this
+    /// template.
+    pub fn value<'u>(&self, uri: &'u str) -> Option<&'u str> {
+        let (prefix, _, suffix) = self.parts()?;
+        let value = uri.strip_prefix(prefix)?.strip_suffix(suffix)?;
+        let unreserved = |b: u8| b.is_ascii_alphanumeric() || b"-._~".contains(&b);
+        (!value.is_empty() && value.bytes().all(unreserved)).then_some(value)
+    }
+
+    /// The text of the read of `value`.
+    pub fn text_of(&self, value: &str) -> Option<String> {
+        let (_, name, _) = self.parts()?;
+        substitute(&self.text, &|n: &str| (n == name).then(|| value.to_owned()))
+    }
+
+    fn validate(&self) -> Result<(), String> {
+        let t = &self.uri_template;
+        let shaped = self.parts().is_some_and(|(prefix, name, suffix)| {
+            is_name(name) && is_uri(&format!("{prefix}x{suffix}"))
+        });
+        if !shaped || self.name.is_empty() || self.mime_type.is_empty() {
+            return Err(format!(
+                "content template {t:?} needs a uriTemplate that is a URI with exactly one {{variable}} (1 to 64 of A-Za-z0-9_.-), such as test://template/{{id}}/data, a name and a mimeType"
+            ));
+        }
+        if self.text_of("x").is_none() {
+            return Err(format!(
+                "content template {t:?} has a {{{{placeholder}}}} in its text that is not its variable, or is not closed"
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// A prompt whose messages are configured content blocks, in which
+/// `{{name}}` stands for the value of the argument `name` (an absent
+/// optional argument: the empty string). Values are data: they are copied
+/// into the text where the configuration put the placeholder, never read
+/// as anything else; a value that would make an embedded resource's uri
+/// no URI is refused (rows P11 to P13).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct ContentPrompt {
+    /// Its name: 1 to 64 of `A-Za-z0-9_.-`, unique among the prompts.
+    pub name: String,
+    /// A title for display.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// Its description.
+    pub description: String,
+    /// Its arguments, in listing order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub arguments: Vec<ContentArgument>,
+    /// Its messages, at least one.
+    pub messages: Vec<ContentMessage>,
+}
+
+/// An argument of a [`ContentPrompt`] (`schema.ts` `PromptArgument`).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct ContentArgument {
+    /// Its name: 1 to 64 of `A-Za-z0-9_.-`.
+    pub name: String,
+    /// A description.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Whether `prompts/get` needs it.
+    #[serde(default)]
+    pub required: bool,
+    /// What `completion/complete` suggests for it: those that start with
+    /// the typed value, in this order (row C6).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub completions: Vec<String>,
+}
+
+/// A message of a [`ContentPrompt`] (`schema.ts` `PromptMessage`).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct ContentMessage {
+    /// Who says it.
+    pub role: Role,
+    /// What is said.
+    pub content: Content,
+}
+
+/// `template` with every `{{name}}` replaced by `value(name)`; `None` when
+/// a placeholder is not closed or `value` knows no such name. Replaced
+/// text is never scanned again.
+pub fn substitute(template: &str, value: &impl Fn(&str) -> Option<String>) -> Option<String> {
+    let mut out = String::with_capacity(template.len());
+    let mut rest = template;
+    while let Some(start) = rest.find("{{") {
+        out.push_str(rest.get(..start)?);
+        let after = rest.get(start + 2..)?;
+        let end = after.find("}}")?;
+        out.push_str(&value(after.get(..end)?)?);
+        rest = after.get(end + 2..)?;
+    }
+    out.push_str(rest);
+    Some(out)
+}
+
+/// Whether `name` is 1 to 64 of `A-Za-z0-9_.-`.
+fn is_name(name: &str) -> bool {
+    (1..=64).contains(&name.len())
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"_.-".contains(&b))
+}
+
+impl ContentPrompt {
+    fn validate(&self) -> Result<(), String> {
+        let n = &self.name;
+        if !is_name(n) || [REPLY_TO_CUSTOMER, RETURNS_HELP].contains(&n.as_str()) {
+            return Err(format!(
+                "content prompt {n:?} needs a name of 1 to 64 of A-Za-z0-9_.- that no coded prompt (reply_to_customer, returns_help) has"
+            ));
+        }
+        let mut names = BTreeSet::new();
+        for a in &self.arguments {
+            if !is_name(&a.name) || !names.insert(a.name.as_str()) {
+                return Err(format!(
+                    "content prompt {n:?} has an argument {:?} that is not a name of 1 to 64 of A-Za-z0-9_.- or appears twice",
+                    a.name
+                ));
+            }
+        }
+        if self.messages.is_empty() {
+            return Err(format!("content prompt {n:?} needs at least one message"));
+        }
+        // Every placeholder names an argument; with each replaced by a
+        // plain value, every block is valid (a uri that holds a
+        // placeholder is checked again per request, P13).
+        let known = |name: &str| names.contains(name).then(|| "x:x".to_owned());
+        for m in &self.messages {
+            let filled = fill(&m.content, &known).ok_or_else(|| {
+                format!("content prompt {n:?} has a {{{{placeholder}}}} that names none of its arguments, or is not closed")
+            })?;
+            if !valid_block(&filled) {
+                return Err(format!(
+                    "content prompt {n:?} has a content block that is not valid: image and audio need canonical Base64 data and a mimeType, a resource a URI and exactly one of text and canonical Base64 blob"
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// `content` with its placeholders replaced (text, and an embedded
+/// resource's uri and text); `None` when one names nothing `value` knows.
+pub fn fill(content: &Content, value: &impl Fn(&str) -> Option<String>) -> Option<Content> {
+    Some(match content {
+        Content::Text { text } => Content::Text {
+            text: substitute(text, value)?,
+        },
+        Content::Resource { resource: r } => Content::Resource {
+            resource: Embedded {
+                uri: substitute(&r.uri, value)?,
+                mime_type: r.mime_type.clone(),
+                text: match &r.text {
+                    Some(t) => Some(substitute(t, value)?),
+                    None => None,
+                },
+                blob: r.blob.clone(),
+            },
+        },
+        other => other.clone(),
+    })
+}
+
+/// Whether a content block is valid: Base64 canonical, a mimeType where
+/// one is needed, an embedded resource's uri a URI with exactly one of
+/// text and blob.
+pub fn valid_block(block: &Content) -> bool {
+    match block {
+        Content::Text { .. } => true,
+        Content::Image { data, mime_type } | Content::Audio { data, mime_type } => {
+            canonical_base64(data) && !mime_type.is_empty()
+        }
+        Content::Resource { resource: r } => {
+            is_uri(&r.uri)
+                && match (&r.text, &r.blob) {
+                    (Some(_), None) => true,
+                    (None, Some(blob)) => canonical_base64(blob),
+                    _ => false,
+                }
+        }
+    }
+}
+
+/// A tool that takes no arguments and answers with configured content
+/// blocks (`schema.ts` `CallToolResult`): the fixture kind of tool the
+/// official conformance suite calls (`test_simple_text`, ...). Its
+/// `inputSchema` is `{"type": "object", "additionalProperties": false}`,
+/// enforced: a call with any argument gets T6's kind of `isError` result.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct ContentTool {
+    /// Its name: 1 to 64 of `A-Za-z0-9_.-` (DEC21), unique among the
+    /// tools.
+    pub name: String,
+    /// A title for display.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// Its description.
+    pub description: String,
+    /// The content blocks of its result, at least one.
+    pub content: Vec<Content>,
+    /// Whether the result reports a tool error (`isError: true`).
+    #[serde(default)]
+    pub is_error: bool,
+    /// The `progress` values of the `notifications/progress` a call sends
+    /// before its result, strictly increasing, when the request's `_meta`
+    /// carries a `progressToken` (row T12).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub progress: Vec<u64>,
+    /// Their `total`, at least the last value, if known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub progress_total: Option<u64>,
+    /// The `notifications/message` a call sends before its result, those
+    /// at or above the request's `io.modelcontextprotocol/logLevel`, and
+    /// none without it (row T13).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub log: Vec<LogMessage>,
+}
+
+/// A log message of a content tool (`schema.ts`
+/// `LoggingMessageNotificationParams`; its `data` a string here).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct LogMessage {
+    /// Its `LoggingLevel`.
+    pub level: String,
+    /// The logger's name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub logger: Option<String>,
+    /// What it says.
+    pub data: String,
+}
+
+/// `LoggingLevel` of the schema (RFC 5424 severities), least severe
+/// first: a message is sent when its level is at or after the asked one.
+pub const LOG_LEVELS: [&str; 8] = [
+    "debug",
+    "info",
+    "notice",
+    "warning",
+    "error",
+    "critical",
+    "alert",
+    "emergency",
+];
+
+/// A content block (`schema.ts` `ContentBlock`): text, an image or audio
+/// as canonical Base64, or an embedded resource.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(tag = "type", rename_all = "lowercase", deny_unknown_fields)]
+pub enum Content {
+    /// `TextContent`.
+    Text {
+        /// The text.
+        text: String,
+    },
+    /// `ImageContent`.
+    Image {
+        /// Canonical padded standard Base64.
+        data: String,
+        /// Its MIME type.
+        #[serde(rename = "mimeType")]
+        mime_type: String,
+    },
+    /// `AudioContent`.
+    Audio {
+        /// Canonical padded standard Base64.
+        data: String,
+        /// Its MIME type.
+        #[serde(rename = "mimeType")]
+        mime_type: String,
+    },
+    /// `EmbeddedResource`.
+    Resource {
+        /// The resource's contents.
+        resource: Embedded,
+    },
+}
+
+/// The contents of an embedded resource (`TextResourceContents` or
+/// `BlobResourceContents`).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct Embedded {
+    /// Its URI.
+    pub uri: String,
+    /// Its MIME type.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mime_type: Option<String>,
+    /// Text content (exactly one of `text` and `blob`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+    /// Binary content, canonical padded standard Base64.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub blob: Option<String>,
+}
+
+/// Whether `text` is canonical padded standard Base64.
+fn canonical_base64(text: &str) -> bool {
+    STANDARD
+        .decode(text)
+        .is_ok_and(|bytes| STANDARD.encode(bytes) == text)
+}
+
+/// The names of the tools written in code: a content tool may not take one.
+const CODED_TOOLS: [&str; 2] = ["get_order", "lookup_stock"];
+
+impl ContentTool {
+    fn validate(&self) -> Result<(), String> {
+        let n = &self.name;
+        if !is_name(n) || CODED_TOOLS.contains(&n.as_str()) {
+            return Err(format!(
+                "content tool {n:?} needs a name of 1 to 64 of A-Za-z0-9_.- that no coded tool (get_order, lookup_stock) has"
+            ));
+        }
+        if self.content.is_empty() {
+            return Err(format!(
+                "content tool {n:?} needs at least one content block"
+            ));
+        }
+        let increasing = self.progress.windows(2).all(|w| w[0] < w[1]);
+        let total_ok = match (self.progress_total, self.progress.last()) {
+            (Some(total), Some(last)) => total >= *last,
+            (Some(_), None) => false,
+            (None, _) => true,
+        };
+        if !increasing || !total_ok {
+            return Err(format!(
+                "content tool {n:?} needs progress values that strictly increase, and a progressTotal (only with progress) at least the last of them"
+            ));
+        }
+        if let Some(m) = self
+            .log
+            .iter()
+            .find(|m| !LOG_LEVELS.contains(&m.level.as_str()))
+        {
+            return Err(format!(
+                "content tool {n:?} has a log message of level {:?}, which is not a LoggingLevel such as info",
+                m.level
+            ));
+        }
+        for block in &self.content {
+            if !valid_block(block) {
+                return Err(format!(
+                    "content tool {n:?} has a content block that is not valid: image and audio need canonical Base64 data and a mimeType, a resource a URI and exactly one of text and canonical Base64 blob"
+                ));
+            }
+        }
+        Ok(())
+    }
 }
 
 /// Whether `uri` has the shape of an RFC 3986 URI: a scheme
@@ -167,11 +571,45 @@ impl Catalog {
     pub(crate) fn sort(&mut self) {
         self.resources.sort_by(|a, b| a.uri.cmp(&b.uri));
         self.prompts.sort();
+        self.content_tools.sort_by(|a, b| a.name.cmp(&b.name));
+        self.content_prompts.sort_by(|a, b| a.name.cmp(&b.name));
+        self.content_templates
+            .sort_by(|a, b| a.uri_template.cmp(&b.uri_template));
     }
 
     /// Checks everything a request will trust, once. `is_time` is the
     /// configuration's RFC 3339 check.
     pub(crate) fn validate(&self, is_time: fn(&str) -> bool) -> Result<(), String> {
+        let mut names = BTreeSet::new();
+        for tool in &self.content_tools {
+            tool.validate()?;
+            if !names.insert(tool.name.as_str()) {
+                return Err(format!(
+                    "content tool {:?} appears more than once",
+                    tool.name
+                ));
+            }
+        }
+        let mut templates = BTreeSet::new();
+        for t in &self.content_templates {
+            t.validate()?;
+            if !templates.insert(t.uri_template.as_str()) {
+                return Err(format!(
+                    "content template {:?} appears more than once",
+                    t.uri_template
+                ));
+            }
+        }
+        let mut prompts = BTreeSet::new();
+        for prompt in &self.content_prompts {
+            prompt.validate()?;
+            if !prompts.insert(prompt.name.as_str()) {
+                return Err(format!(
+                    "content prompt {:?} appears more than once",
+                    prompt.name
+                ));
+            }
+        }
         let mut uris = BTreeSet::new();
         for r in &self.resources {
             if !is_uri(&r.uri) {

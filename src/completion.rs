@@ -6,6 +6,7 @@
 //! | --- | --- | --- |
 //! | `ref/prompt` `reply_to_customer`, `ref/resource` the order template | `order_id` | the configured user's own order ids that start with the typed value, in id order |
 //! | `ref/prompt` `reply_to_customer` | `tone` | `friendly`, `formal`, `brief`, those that start with the typed value |
+//! | `ref/prompt` a configured prompt (`content_prompts`) | any of its arguments | its configured `completions` that start with the typed value, in configured order (row C6) |
 //!
 //! At most 100 values; `total` counts the matches and `hasMore` says
 //! whether there are more than the values sent. Both count only the user's
@@ -44,6 +45,9 @@ pub(crate) const UNKNOWN_ARGUMENT: RpcError<'static> = RpcError::invalid_params(
     "Invalid params: the prompt or resource template has no argument of that name",
 );
 
+/// A configured prompt's arguments: each name with its completions.
+type Completions = Vec<(String, Vec<String>)>;
+
 /// What completion offers.
 pub(crate) struct Completion {
     /// The user's own order ids, in id order.
@@ -52,6 +56,9 @@ pub(crate) struct Completion {
     template: Option<String>,
     /// Whether `reply_to_customer` is offered.
     prompt: bool,
+    /// The configured prompts: name -> their arguments' names and
+    /// completions (row C6).
+    content: Vec<(String, Completions)>,
     identity: Identity,
 }
 
@@ -66,7 +73,17 @@ impl Completion {
         let c = config.catalog();
         let template = c.order_template.as_ref().map(|t| t.uri_template.clone());
         let prompt = c.prompts.iter().any(|p| p == REPLY_TO_CUSTOMER);
-        if template.is_none() && !prompt {
+        let content: Vec<(String, Completions)> = c
+            .content_prompts
+            .iter()
+            .map(|p| {
+                let arguments = p.arguments.iter();
+                let arguments = arguments.map(|a| (a.name.clone(), a.completions.clone()));
+                (p.name.clone(), arguments.collect())
+            })
+            .collect();
+        let arguments = content.iter().any(|(_, a)| !a.is_empty());
+        if template.is_none() && !prompt && !arguments {
             return None;
         }
         let mut order_ids: Vec<String> = readable(config).map(|o| o.order_id.clone()).collect();
@@ -75,6 +92,7 @@ impl Completion {
             order_ids,
             template,
             prompt,
+            content,
             identity: config.identity().clone(),
         })
     }
@@ -96,6 +114,16 @@ impl Completion {
         let arguments: &[&str] = match string(r, "type") {
             Some("ref/prompt") => {
                 let prompt = string(r, "name").ok_or(BAD_PARAMS)?;
+                if let Some((_, arguments)) = self.content.iter().find(|(p, _)| p == prompt) {
+                    // C6: a configured prompt's argument, its configured
+                    // completions that start with the typed value.
+                    let (_, values) = arguments
+                        .iter()
+                        .find(|(a, _)| a == name)
+                        .ok_or(UNKNOWN_ARGUMENT)?;
+                    let matches = values.iter().map(String::as_str);
+                    return Ok(self.result(matches.filter(|v| v.starts_with(value)).collect()));
+                }
                 if !(self.prompt && prompt == REPLY_TO_CUSTOMER) {
                     return Err(UNKNOWN_REF);
                 }
@@ -126,6 +154,11 @@ impl Completion {
                 .filter(|t| t.starts_with(value))
                 .collect()
         };
+        Ok(self.result(matches))
+    }
+
+    /// The `CompleteResult` of `matches`: at most 100 of them.
+    fn result(&self, matches: Vec<&str>) -> Vec<u8> {
         let total = matches.len();
         let values = matches
             .iter()
@@ -138,9 +171,6 @@ impl Completion {
             "total" => u64::try_from(total).unwrap_or(u64::MAX),
             "hasMore" => total > MAX_COMPLETIONS,
         };
-        Ok(complete_result(
-            vec![("completion", completion)],
-            &self.identity,
-        ))
+        complete_result(vec![("completion", completion)], &self.identity)
     }
 }

@@ -207,6 +207,12 @@ struct ConfigFile {
     order_template: Option<OrderTemplate>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     prompts: Option<Vec<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    content_tools: Option<Vec<crate::catalog::ContentTool>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    content_prompts: Option<Vec<crate::catalog::ContentPrompt>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    content_templates: Option<Vec<crate::catalog::ContentTemplate>>,
 }
 
 /// Why a configuration was refused. Its `Display` is one sentence.
@@ -329,6 +335,9 @@ impl Config {
             resources: file.resources.unwrap_or_default(),
             order_template: file.order_template,
             prompts: file.prompts.unwrap_or_default(),
+            content_tools: file.content_tools.unwrap_or_default(),
+            content_prompts: file.content_prompts.unwrap_or_default(),
+            content_templates: file.content_templates.unwrap_or_default(),
         };
         config.catalog.sort();
         config.validate()?;
@@ -353,6 +362,10 @@ impl Config {
             resources: Some(self.catalog.resources.clone()).filter(|r| !r.is_empty()),
             order_template: self.catalog.order_template.clone(),
             prompts: Some(self.catalog.prompts.clone()).filter(|p| !p.is_empty()),
+            content_tools: Some(self.catalog.content_tools.clone()).filter(|t| !t.is_empty()),
+            content_prompts: Some(self.catalog.content_prompts.clone()).filter(|p| !p.is_empty()),
+            content_templates: Some(self.catalog.content_templates.clone())
+                .filter(|t| !t.is_empty()),
         };
         // Strings, numbers and lists only: serializing cannot fail.
         serde_json::to_string(&file).unwrap_or_default()

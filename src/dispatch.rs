@@ -199,12 +199,19 @@ impl Methods {
 
         // `DiscoverResult`: supportedVersions, capabilities, instructions,
         // then the caching hints (row W1). `ServerCapabilities` in
-        // `schema.ts` order: completions, prompts, resources, tools; no
+        // `schema.ts` order: logging, completions, prompts, resources,
+        // tools (`logging` only when a content tool logs: LOG-03, T13); no
         // `listChanged` or `subscribe`: the catalog is fixed for the
         // process (DEC16).
         let versions = supported_versions.iter().map(Node::from).collect();
         let mut capabilities = Vec::new();
+        let logs = config
+            .catalog()
+            .content_tools
+            .iter()
+            .any(|t| !t.log.is_empty());
         for (name, offered) in [
+            ("logging", logs),
             ("completions", completion.is_some()),
             ("prompts", prompts.is_some()),
             ("resources", resources.is_some()),
@@ -246,11 +253,14 @@ impl Methods {
     }
 
     /// Runs `method` and returns the body of its `result`, or its error.
+    /// `ran` is set to the configuration of the notifications the tool
+    /// that ran may send (T12, T13), if any.
     pub(crate) fn call<'s, E: Executor>(
         &'s self,
         method: &str,
         params: &MethodParams<'_>,
         executor: &mut E,
+        ran: &mut Option<&'s crate::catalog::ContentTool>,
     ) -> Result<Cow<'s, [u8]>, RpcError<'static>> {
         let list = |body: &'s [u8]| {
             if params.cursor {
@@ -264,14 +274,14 @@ impl Methods {
         match (method, resources, prompts, &self.completion) {
             ("server/discover", ..) => Ok(Cow::Borrowed(&self.discover)),
             ("tools/list", ..) => list(&self.list),
-            ("tools/call", ..) => self.call_tool(params, executor).map(Cow::Borrowed),
+            ("tools/call", ..) => self.call_tool(params, executor, ran).map(Cow::Borrowed),
             ("resources/list", Some(r), ..) => list(r.list()),
             ("resources/templates/list", Some(r), ..) => list(r.templates()),
-            ("resources/read", Some(r), ..) => r.read(params.uri.as_ref()).map(Cow::Borrowed),
+            ("resources/read", Some(r), ..) => r.read(params.uri.as_ref()),
             ("prompts/list", _, Some(p), _) => list(p.list()),
-            ("prompts/get", _, Some(p), _) => p
-                .get(params.name.as_ref(), params.arguments.as_ref())
-                .map(Cow::Borrowed),
+            ("prompts/get", _, Some(p), _) => {
+                p.get(params.name.as_ref(), params.arguments.as_ref())
+            }
             ("completion/complete", _, _, Some(c)) => c
                 .complete(params.reference.as_ref(), params.argument.as_ref())
                 .map(Cow::Owned),
@@ -290,9 +300,17 @@ impl Methods {
         &'s self,
         params: &MethodParams<'_>,
         executor: &mut E,
+        ran: &mut Option<&'s crate::catalog::ContentTool>,
     ) -> Result<&'s [u8], RpcError<'static>> {
         match call_tool(&self.catalog, params, executor, Era::Modern)? {
-            ToolOutcome::Ran(body) | ToolOutcome::InvalidArguments(body) => Ok(body),
+            ToolOutcome::Ran(body) => {
+                *ran = match &params.name {
+                    Some(Shallow::Str(name)) => self.catalog.find(name).and_then(|t| t.notices()),
+                    _ => None,
+                };
+                Ok(body)
+            }
+            ToolOutcome::InvalidArguments(body) => Ok(body),
         }
     }
 }

@@ -58,6 +58,9 @@ pub enum ErrorData<'a> {
     Supported,
     /// `{"supported": [...], "requested": "..."}` (UnsupportedProtocolVersionError).
     SupportedAndRequested(Cow<'a, str>),
+    /// `{"uri": "..."}`: the uri a `resources/read` asked for, as the
+    /// client sent it (row R6; `server/resources.mdx#error-handling`).
+    Uri(Cow<'a, str>),
 }
 
 /// A JSON-RPC error, before it is given an id and encoded.

@@ -9,7 +9,10 @@
 //! ## As an oracle
 //!
 //! [`Server::respond`] is a pure function: one request line in, at most one
-//! response line out (newline included), no I/O, no clock, no global state.
+//! response line out (newline included), after only the notification lines
+//! that request's own `_meta` asked for (a configured content tool's
+//! progress and log messages, rows T12 and T13; never in the textbook or
+//! catalog configuration), no I/O, no clock, no global state.
 //! Compare your implementation's reply with it:
 //!
 //! ```
@@ -47,7 +50,7 @@
 //! | driver | `stdio` | framing on stdin/stdout, line limit, flushing, end-of-file (the HTTP driver is the binary's: `serve --http`) |
 //! | session | `session` | what belongs to the process: the opt-in legacy handshake |
 //! | HTTP binding | [`http`] | one HTTP request in, one HTTP response out: path, method, origin, host, media type, size, the mirrored headers, statuses (rows H1 to H17); authorization, pure (rows A1 to A9) |
-//! | core | `server` | one line in, at most one line out; the order of checks |
+//! | core | `server` | one line in, at most one response out, after only the notifications its `_meta` asked for; the order of checks |
 //! | legacy core | `legacy` | beside the core, for the session's legacy-era requests, behind one function |
 //! | envelope | `envelope` | JSON-RPC 2.0: ids, requests, notifications, replies |
 //! | metadata and versions | `meta` | `params._meta`, protocol versions, `initialize` |
@@ -72,6 +75,7 @@ pub mod http;
 mod json;
 mod legacy;
 mod meta;
+mod notices;
 mod prompts;
 mod resources;
 mod server;

@@ -6,6 +6,7 @@
 //! | --- | --- | --- |
 //! | `reply_to_customer` | `order_id` (required), `tone` (`friendly`, the default, `formal` or `brief`) | an instruction, then the order resource embedded (`type: "resource"`) |
 //! | `returns_help` | none | an instruction, then the returns policy embedded |
+//! | each of `content_prompts` | as configured | the configured blocks, `{{argument}}` replaced by its value (rows P11 to P13) |
 //!
 //! The texts are constants; argument values are data. `tone` picks one of
 //! three constant sentences and is refused when it is anything else;
@@ -13,7 +14,9 @@
 //! else's: every result is rendered once, at build, for the orders the
 //! user may read, and an id that is not among them (another user's order,
 //! no order at all, any text) gets the one `-32602`, byte-identical either
-//! way (DEC12). No argument value is ever copied into a reply.
+//! way (DEC12). No argument value of these two is ever copied into a
+//! reply; a configured prompt copies its values exactly where its
+//! configuration put a `{{placeholder}}`, and nowhere else (P11).
 //!
 //! Spec: 2026-07-28 `server/prompts.mdx` ("Listing Prompts", "Getting a
 //! Prompt", "Embedded Resources": a valid URI, a MIME type and the content,
@@ -23,14 +26,18 @@
 //! `server/utilities/caching.mdx` (hints on `prompts/list`, none on
 //! `prompts/get`).
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use crate::canonical::{Node, obj};
-use crate::catalog::{REPLY_TO_CUSTOMER, RETURNS_HELP, RETURNS_POLICY_URI, TONES};
+use crate::catalog::{
+    ContentPrompt, REPLY_TO_CUSTOMER, RETURNS_HELP, RETURNS_POLICY_URI, TONES, fill, valid_block,
+};
 use crate::config::{CATALOG_CACHE, Config};
 use crate::error::RpcError;
 use crate::json::Shallow;
 use crate::resources::{contents, order_contents};
+use crate::tools::content::block;
 use crate::tools::get_order::readable;
 use crate::tools::{Arguments, ArgumentsField, cache_fields, complete_result, text_block};
 
@@ -58,6 +65,17 @@ pub(crate) const ORDER_NOT_VISIBLE: RpcError<'static> = RpcError::invalid_params
     "Invalid params: no order with that id is visible to you; it does not exist or belongs to another customer",
 );
 
+/// `-32602` for a configured prompt without one of its required arguments
+/// (row P12).
+pub(crate) const MISSING_ARGUMENT: RpcError<'static> = RpcError::invalid_params(
+    "Invalid params: a required argument of this prompt is missing; see its arguments in prompts/list",
+);
+/// `-32602` for an argument value that would make a configured prompt's
+/// embedded resource uri no URI (row P13).
+pub(crate) const BAD_URI_ARGUMENT: RpcError<'static> = RpcError::invalid_params(
+    "Invalid params: an argument value makes the uri of this prompt's embedded resource invalid; send a URI such as test://example",
+);
+
 /// The instruction of `reply_to_customer`, per tone (the order of [`TONES`]).
 const REPLY_TEXTS: [&str; 3] = [
     "Draft a reply to the customer about the order below, in a friendly tone. Use only the facts in the order snapshot.",
@@ -76,6 +94,31 @@ pub(crate) struct Prompts {
     reply: Option<BTreeMap<String, [Vec<u8>; 3]>>,
     /// `returns_help`, if offered.
     returns: Option<Vec<u8>>,
+    /// The configured prompts (P11 to P13), rendered per request.
+    content: Vec<ContentPrompt>,
+    identity: crate::config::Identity,
+}
+
+/// The `Prompt` of a configured prompt: `name, title, description,
+/// arguments` (each `name, description, required`).
+fn content_descriptor(p: &ContentPrompt) -> Node {
+    let mut members = vec![("name", Node::from(p.name.as_str()))];
+    if let Some(t) = &p.title {
+        members.push(("title", Node::from(t.as_str())));
+    }
+    members.push(("description", Node::from(p.description.as_str())));
+    if !p.arguments.is_empty() {
+        let arguments = p.arguments.iter().map(|a| {
+            let mut m = vec![("name", Node::from(a.name.as_str()))];
+            if let Some(d) = &a.description {
+                m.push(("description", Node::from(d.as_str())));
+            }
+            m.push(("required", Node::Bool(a.required)));
+            Node::Obj(m)
+        });
+        members.push(("arguments", Node::Arr(arguments.collect())));
+    }
+    Node::Obj(members)
 }
 
 /// A `PromptMessage` from the user: `role, content` (`schema.ts`).
@@ -130,12 +173,24 @@ impl Prompts {
     /// Renders every reply, or `None` when no prompt is offered.
     pub(crate) fn new(config: &Config) -> Option<Self> {
         let c = config.catalog();
-        if c.prompts.is_empty() {
+        if c.prompts.is_empty() && c.content_prompts.is_empty() {
             return None;
         }
+        // Coded and configured prompts together, in name order (P1).
+        let mut listed: Vec<(&str, Node)> = c
+            .prompts
+            .iter()
+            .map(|p| (p.as_str(), descriptor(p)))
+            .collect();
+        listed.extend(
+            c.content_prompts
+                .iter()
+                .map(|p| (p.name.as_str(), content_descriptor(p))),
+        );
+        listed.sort_by(|a, b| a.0.cmp(b.0));
         let mut members = vec![(
             "prompts",
-            Node::Arr(c.prompts.iter().map(|p| descriptor(p)).collect()),
+            Node::Arr(listed.into_iter().map(|(_, d)| d).collect()),
         )];
         cache_fields(&mut members, CATALOG_CACHE);
         let list = complete_result(members, config.identity());
@@ -171,6 +226,8 @@ impl Prompts {
             list,
             reply,
             returns,
+            content: c.content_prompts.clone(),
+            identity: config.identity().clone(),
         })
     }
 
@@ -185,7 +242,7 @@ impl Prompts {
         &self,
         name: Option<&Shallow<'_>>,
         arguments: Option<&ArgumentsField<'_>>,
-    ) -> Result<&[u8], RpcError<'static>> {
+    ) -> Result<Cow<'_, [u8]>, RpcError<'static>> {
         let Some(Shallow::Str(name)) = name else {
             return Err(NO_NAME);
         };
@@ -207,11 +264,58 @@ impl Prompts {
                     Some(t) => TONES.iter().position(|x| *x == t).ok_or(BAD_TONE)?,
                 };
                 let bodies = reply.get(order_id).ok_or(ORDER_NOT_VISIBLE)?;
-                bodies.get(tone).map(Vec::as_slice).ok_or(BAD_TONE)
+                let body = bodies.get(tone).map(Vec::as_slice).ok_or(BAD_TONE)?;
+                Ok(Cow::Borrowed(body))
             }
-            (RETURNS_HELP, _, Some(body)) => Ok(body),
-            _ => Err(UNKNOWN_PROMPT),
+            (RETURNS_HELP, _, Some(body)) => Ok(Cow::Borrowed(body)),
+            (other, ..) => {
+                let prompt = self.content.iter().find(|p| p.name == other);
+                self.content_get(prompt.ok_or(UNKNOWN_PROMPT)?, args)
+                    .map(Cow::Owned)
+            }
         }
+    }
+
+    /// `prompts/get` of a configured prompt (P11 to P13): its required
+    /// arguments present, each placeholder replaced by its argument's
+    /// value (an absent optional one by nothing), every block still valid.
+    /// Arguments it does not declare are ignored.
+    fn content_get(
+        &self,
+        prompt: &ContentPrompt,
+        args: &Arguments<'_>,
+    ) -> Result<Vec<u8>, RpcError<'static>> {
+        let given = |name: &str| args.get(name).and_then(Shallow::as_str);
+        if prompt
+            .arguments
+            .iter()
+            .any(|a| a.required && given(&a.name).is_none())
+        {
+            return Err(MISSING_ARGUMENT);
+        }
+        let value = |name: &str| {
+            prompt
+                .arguments
+                .iter()
+                .any(|a| a.name == name)
+                .then(|| given(name).unwrap_or_default().to_owned())
+        };
+        let mut messages = Vec::with_capacity(prompt.messages.len());
+        for m in &prompt.messages {
+            // Validated at load: every placeholder names an argument.
+            let content = fill(&m.content, &value).ok_or(BAD_URI_ARGUMENT)?;
+            if !valid_block(&content) {
+                return Err(BAD_URI_ARGUMENT);
+            }
+            messages.push(obj! { "role" => m.role.as_str(), "content" => block(&content) });
+        }
+        Ok(complete_result(
+            vec![
+                ("description", Node::from(prompt.description.as_str())),
+                ("messages", Node::Arr(messages)),
+            ],
+            &self.identity,
+        ))
     }
 }
 

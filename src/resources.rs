@@ -34,16 +34,38 @@ use crate::tools::{cache_fields, complete_result};
 pub(crate) const NO_URI: RpcError<'static> =
     RpcError::invalid_params("Invalid params: resources/read needs a string uri");
 /// `-32602` for a URI that names no resource the user may read (row R6):
-/// never `-32002`, never an empty `contents`.
-pub(crate) const NOT_FOUND: RpcError<'static> = RpcError::invalid_params(
-    "Resource not found: no resource with that uri is visible to you; see resources/list and resources/templates/list",
-);
+/// never `-32002`, never an empty `contents`; `data.uri` is the uri as the
+/// client sent it (the page's example, SEP-2164's SHOULD). It is the
+/// client's own input, so another user's order and one that does not
+/// exist still answer alike apart from the id and that uri (DEC12).
+pub(crate) fn not_found(uri: &str) -> RpcError<'static> {
+    RpcError {
+        code: crate::error::Code::InvalidParams,
+        message: NOT_FOUND_MESSAGE,
+        data: crate::error::ErrorData::Uri(std::borrow::Cow::Owned(uri.to_owned())),
+    }
+}
+/// The message of [`not_found`].
+pub(crate) const NOT_FOUND_MESSAGE: &str = "Resource not found: no resource with that uri is visible to you; see resources/list and resources/templates/list";
 
 /// The resource methods, rendered.
 pub(crate) struct Resources {
     list: Vec<u8>,
     templates: Vec<u8>,
     reads: BTreeMap<String, Vec<u8>>,
+    /// The configured templates (R8), read per request.
+    content: Vec<crate::catalog::ContentTemplate>,
+    identity: crate::config::Identity,
+}
+
+/// A configured template's `ResourceTemplate`, as [`template_descriptor`].
+fn content_template_descriptor(t: &crate::catalog::ContentTemplate) -> Node {
+    let mut m = vec![("name", Node::from(&t.name))];
+    optional(&mut m, "title", &t.title);
+    m.push(("uriTemplate", Node::from(&t.uri_template)));
+    optional(&mut m, "description", &t.description);
+    m.push(("mimeType", Node::from(&t.mime_type)));
+    Node::Obj(m)
 }
 
 /// `schema.ts` `Annotations`: `audience, priority, lastModified`.
@@ -132,7 +154,7 @@ impl Resources {
     /// resource and no template.
     pub(crate) fn new(config: &Config) -> Option<Self> {
         let c = config.catalog();
-        if c.resources.is_empty() && c.order_template.is_none() {
+        if c.resources.is_empty() && c.order_template.is_none() && c.content_templates.is_empty() {
             return None;
         }
         let identity = config.identity();
@@ -144,7 +166,11 @@ impl Resources {
         let list = list_of("resources", c.resources.iter().map(descriptor).collect());
         let templates = list_of(
             "resourceTemplates",
-            c.order_template.iter().map(template_descriptor).collect(),
+            c.order_template
+                .iter()
+                .map(template_descriptor)
+                .chain(c.content_templates.iter().map(content_template_descriptor))
+                .collect(),
         );
         let mut reads: BTreeMap<String, Vec<u8>> = c
             .resources
@@ -166,6 +192,8 @@ impl Resources {
             list,
             templates,
             reads,
+            content: c.content_templates.clone(),
+            identity: config.identity().clone(),
         })
     }
 
@@ -180,13 +208,31 @@ impl Resources {
     }
 
     /// `resources/read` of `uri` (rows R4 to R7).
-    pub(crate) fn read(&self, uri: Option<&Shallow<'_>>) -> Result<&[u8], RpcError<'static>> {
+    pub(crate) fn read(
+        &self,
+        uri: Option<&Shallow<'_>>,
+    ) -> Result<std::borrow::Cow<'_, [u8]>, RpcError<'static>> {
         let Some(Shallow::Str(uri)) = uri else {
             return Err(NO_URI);
         };
-        self.reads
-            .get(uri.as_ref())
-            .map(Vec::as_slice)
-            .ok_or(NOT_FOUND)
+        if let Some(body) = self.reads.get(uri.as_ref()) {
+            return Ok(std::borrow::Cow::Borrowed(body));
+        }
+        // R8: the first configured template (in uriTemplate order) the uri
+        // expands.
+        for t in &self.content {
+            if let Some(text) = t.value(uri).and_then(|v| t.text_of(v)) {
+                let mut m = vec![("uri", Node::from(uri.as_ref()))];
+                m.push(("mimeType", Node::from(&t.mime_type)));
+                m.push(("text", Node::from(text)));
+                let mut members = vec![("contents", Node::Arr(vec![Node::Obj(m)]))];
+                cache_fields(&mut members, CATALOG_CACHE);
+                return Ok(std::borrow::Cow::Owned(complete_result(
+                    members,
+                    &self.identity,
+                )));
+            }
+        }
+        Err(not_found(uri))
     }
 }

@@ -1,4 +1,6 @@
-//! The pure core: one request line in, at most one response line out.
+//! The pure core: one request line in, at most one response line out,
+//! after only the notification lines that request's own `_meta` asked for
+//! (rows T12 and T13, [`crate::notices`]).
 //!
 //! [`Server`] is built once from a [`Config`]; after that, answering a line
 //! reads nothing but the line and the server, writes nothing but the output
@@ -9,7 +11,9 @@
 //!    a line over the limit is `-32600` (decision DEC1);
 //! 2. [`crate::envelope`]: JSON-RPC classification and id;
 //! 3. `initialize` (the legacy handshake) is answered with an error naming
-//!    the supported versions ([`crate::meta::Versions::initialize_error`]);
+//!    the supported versions ([`crate::meta::Versions::initialize_error`],
+//!    row D6); one that carries modern `_meta` is a modern request for a
+//!    removed method: `_meta` is checked, then `-32601` naming them (D7);
 //!    with the legacy path on, the session ([`crate::session`]) takes
 //!    `initialize` and every line without modern `_meta` before the core
 //!    sees them, through [`Server::read`] and [`Server::legacy`];
@@ -33,7 +37,8 @@ use crate::tools::{Catalog, Direct, Executor};
 pub enum Disposition {
     /// Blank or whitespace-only: not a message, no reply.
     Blank,
-    /// One reply line was written.
+    /// One reply line was written, after the notifications the request
+    /// asked for, if any (T12, T13).
     Replied,
     /// A notification: no reply, ever.
     Notification,
@@ -179,8 +184,16 @@ impl Server {
         out: &mut Vec<u8>,
         executor: &mut E,
     ) -> Option<Code> {
-        match self.handle(method, params, executor) {
+        let mut ran = None;
+        match self.handle(method, params, executor, &mut ran) {
             Ok(body) => {
+                // T12, T13: the notifications this request's `_meta` asked
+                // of the tool that ran, before its response.
+                if let (Some(tool), Some(ParamsField::Object(p))) = (ran, params)
+                    && let crate::meta::MetaField::Object(meta) = &p.meta
+                {
+                    crate::notices::write(out, tool, meta);
+                }
                 envelope::write_result(out, id, &body);
                 None
             }
@@ -202,17 +215,22 @@ impl Server {
         method: &str,
         params: Option<&ParamsField<'a>>,
         executor: &mut E,
+        ran: &mut Option<&'s crate::catalog::ContentTool>,
     ) -> Result<std::borrow::Cow<'s, [u8]>, RpcError<'a>> {
-        if method == "initialize" {
+        let modern_initialize = method == "initialize" && Versions::is_modern(params);
+        if method == "initialize" && !modern_initialize {
             return Err(self.versions.initialize_error(params));
         }
         self.versions.check(params)?;
+        if modern_initialize {
+            return Err(crate::meta::INITIALIZE_REMOVED);
+        }
         let method_params = match params {
             Some(ParamsField::Object(p)) => &p.method,
             // `check` has refused every other case.
             _ => return Err(crate::meta::NO_PARAMS),
         };
-        self.methods.call(method, method_params, executor)
+        self.methods.call(method, method_params, executor, ran)
     }
 }
 

@@ -18,6 +18,9 @@ use proptest::test_runner::FileFailurePersistence;
 
 /// The reply line without its newline, and its tree.
 fn judge(reply: &[u8]) -> Result<(), String> {
+    // The response; the notifications before it (T12, T13) are held to
+    // their order by the model's check of the whole reply.
+    let reply = mcp_reference_testkit::invariants::response(reply);
     let line = reply.strip_suffix(b"\n").ok_or("no newline")?;
     let parsed = model::parse(line).map_err(|e| format!("not JSON: {e:?}"))?;
     model::canonical::check(&parsed.tree, line, parsed.ids.first().map(String::as_str))

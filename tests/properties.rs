@@ -117,14 +117,23 @@ fn validator(schema: &Value) -> ToolSchema {
 proptest! {
     #![proptest_config(config())]
 
-    /// Zero or one line out per line in, never an embedded newline, always
-    /// valid JSON-RPC that validates against the official 2026-07-28 schema
-    /// for the method's result type (or as an error response).
+    /// At most one response per request, after only the notifications
+    /// its own `_meta` asked for (rows T12, T13: as many as the model
+    /// says, each a notification), never an embedded newline, always valid
+    /// JSON-RPC that validates against the official 2026-07-28 schema for
+    /// the method's result type (or as an error response).
     #[test]
-    fn zero_or_one_line_of_valid_json_rpc((c, case) in strategy::scenario()) {
+    fn at_most_one_response_after_only_the_notifications_asked_for((c, case) in strategy::scenario()) {
         let server = Server::new(c.clone());
-        let reply = respond(&server, &case.line);
-        ok(invariants::framing(&reply))?;
+        let all = respond(&server, &case.line);
+        ok(invariants::framing(&all, case.expect.notices.len()))?;
+        // What is left after the notifications is the response.
+        let mut reply = all.as_slice();
+        for _ in 0..case.expect.notices.len() {
+            let end = reply.iter().position(|&b| b == b'\n').unwrap_or(reply.len());
+            reply = reply.get(end + 1..).unwrap_or_default();
+        }
+        let reply = reply.to_vec();
         if reply.is_empty() {
             prop_assert_ne!(case.expect.replies(), Some(true), "no reply to {:?}", case);
             return Ok(());
@@ -245,10 +254,10 @@ proptest! {
         let mut out = Vec::new();
         server.respond_with(&case.line, &mut out, &mut counting);
         let catalog: Vec<&str> = server.catalog().iter().map(|t| t.name()).collect();
-        prop_assert!(counting.ran.iter().all(|t| catalog.contains(t)), "ran {:?}", counting.ran);
+        prop_assert!(counting.ran.iter().all(|t| catalog.contains(&t.as_str())), "ran {:?}", counting.ran);
         prop_assert!(counting.ran.len() <= 1, "ran {:?}", counting.ran);
         if let Some(tool) = case.expect.runs() {
-            let expected: Vec<&str> = tool.into_iter().collect();
+            let expected: Vec<String> = tool.into_iter().map(str::to_owned).collect();
             prop_assert_eq!(&counting.ran, &expected, "{:?}", case);
         }
     }
@@ -320,15 +329,27 @@ proptest! {
             json!({"jsonrpc": "2.0", "id": 9, "method": method, "params": p}).to_string()
         };
         let prompt = |id: &str| json!({"name": "reply_to_customer", "arguments": {"order_id": id}});
-        for (method, f, m) in [
-            ("resources/read", json!({"uri": uri(&forbidden)}), json!({"uri": uri(&missing)})),
-            ("prompts/get", prompt(&forbidden), prompt(&missing)),
-        ] {
-            let a = respond(&server, line(method, f).as_bytes());
-            let b = respond(&server, line(method, m).as_bytes());
-            prop_assert_eq!(String::from_utf8_lossy(&a), String::from_utf8_lossy(&b), "{}", method);
-            prop_assert!(model::read_reply(&a).unwrap().code() == Some(-32602));
-        }
+        // resources/read: the same apart from the uri each echoes in
+        // `data.uri` (R6: the client's own input).
+        let read = |id: &str| {
+            let asked = uri(id);
+            let reply = respond(&server, line("resources/read", json!({"uri": asked})).as_bytes());
+            let mut v = model::read_reply(&reply).unwrap().value;
+            let echoed = v["error"]["data"]["uri"].as_str().map(str::to_owned);
+            if let Some(data) = v["error"]["data"].as_object_mut() {
+                data.remove("uri");
+            }
+            (v, echoed == Some(asked))
+        };
+        let (a, a_echoes) = read(&forbidden);
+        let (b, b_echoes) = read(&missing);
+        prop_assert_eq!(&a, &b);
+        prop_assert!(a_echoes && b_echoes);
+        prop_assert!(a["error"]["code"] == json!(-32602));
+        let a = respond(&server, line("prompts/get", prompt(&forbidden)).as_bytes());
+        let b = respond(&server, line("prompts/get", prompt(&missing)).as_bytes());
+        prop_assert_eq!(String::from_utf8_lossy(&a), String::from_utf8_lossy(&b));
+        prop_assert!(model::read_reply(&a).unwrap().code() == Some(-32602));
         // A completion of the forbidden id's prefix suggests only the
         // user's own ids that share it.
         let reply = respond(&server, line("completion/complete", json!({
@@ -395,7 +416,7 @@ proptest! {
         let v = model::read_reply(&reply).unwrap().value;
         let result = &v["result"];
         prop_assert_eq!(&result["isError"], &json!(false), "{}", v);
-        ok(invariants::structured(result))?;
+        ok(invariants::structured(result, true))?;
         let text = result["content"][0]["text"].as_str().unwrap();
         prop_assert_eq!(serde_json::from_str::<Value>(text).unwrap(), result["structuredContent"].clone());
         let output = validator(&tool_schema(&server, tool, "outputSchema"));

@@ -189,7 +189,10 @@ impl Sut {
     fn read_owed(&mut self) {
         let proc = self.proc.as_mut().expect("the process is running");
         while let Some(want) = self.owed.pop_front() {
-            let got = proc.next_line();
+            // A reply is its lines: the notifications the request asked
+            // for (T12, T13), then the response.
+            let lines = want.iter().filter(|&&b| b == b'\n').count().max(1);
+            let got: Vec<u8> = (0..lines).flat_map(|_| proc.next_line()).collect();
             assert!(
                 got == want,
                 "the process's reply differs from the core's for the same line: the process \
@@ -205,7 +208,16 @@ impl Sut {
         proc.close_stdin();
         let rest = proc.rest();
         let exit = proc.wait();
-        let owed: Vec<Vec<u8>> = self.owed.drain(..).collect();
+        // Line by line: a reply may be several (T12, T13).
+        let owed: Vec<Vec<u8>> = self
+            .owed
+            .drain(..)
+            .flat_map(|r| {
+                r.split_inclusive(|&b| b == b'\n')
+                    .map(<[u8]>::to_vec)
+                    .collect::<Vec<_>>()
+            })
+            .collect();
         if let Some(i) = (0..rest.len().max(owed.len())).find(|&i| rest.get(i) != owed.get(i)) {
             let show = |l: Option<&Vec<u8>>| {
                 l.map_or("nothing".into(), |l| {

@@ -27,13 +27,14 @@ use serde_json::{Value, json};
 /// The version of the vector format (docs/vectors.md).
 const FORMAT_VERSION: u64 = 5;
 /// The vector files, in the order the replayers read them.
-const FILES: [&str; 6] = [
+const FILES: [&str; 7] = [
     "generic",
     "textbook",
     "stock",
     "short-lines",
     "legacy",
     "catalog",
+    "conformance",
 ];
 
 fn root() -> PathBuf {
@@ -524,7 +525,7 @@ fn manifest(files: &BTreeMap<&'static str, (String, Vec<Vector>)>) -> String {
         "schema": "schema/2026-07-28/schema.json",
         "schema_sha256": sha256(&schema_bytes),
         "files": FILES.iter().map(|f| format!("{f}.jsonl")).collect::<Vec<_>>(),
-        "fixtures": ["textbook", "stock", "short-lines", "legacy", "catalog"],
+        "fixtures": ["textbook", "stock", "short-lines", "legacy", "catalog", "conformance"],
         "counts": {
             "total": total,
             "by_file": by_file,
@@ -650,6 +651,14 @@ fn every_row_has_vectors_and_every_vector_a_row() {
         serde_json::from_str::<Value>(&example).unwrap(),
         serde_json::from_str::<Value>(&catalog_fixture).unwrap(),
         "vectors/configs/catalog.json is data/config.example.json"
+    );
+    let conformance = |path: &str| {
+        serde_json::from_str::<Value>(&std::fs::read_to_string(root().join(path)).unwrap()).unwrap()
+    };
+    assert_eq!(
+        conformance("data/conformance.json"),
+        conformance("vectors/configs/conformance.json"),
+        "vectors/configs/conformance.json is data/conformance.json"
     );
     assert_eq!(
         std::fs::read_to_string(root().join("vectors/configs/textbook.json")).unwrap(),

@@ -97,6 +97,23 @@ impl Response {
         }
     }
 
+    /// H18: each line of `lines` (the notifications, then the response)
+    /// as one `message` event, the response last.
+    fn event_stream(status: u16, lines: &[u8]) -> Response {
+        let mut body = Vec::with_capacity(lines.len() + 64);
+        for line in lines.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
+            body.extend_from_slice(b"event: message\ndata: ");
+            body.extend_from_slice(line);
+            body.extend_from_slice(b"\n\n");
+        }
+        Response {
+            status,
+            headers: &[("content-type", EVENT_STREAM), ("x-accel-buffering", "no")],
+            body,
+            challenge: None,
+        }
+    }
+
     /// The value of header `name` (lowercase) the binding set, if any.
     pub fn header(&self, name: &str) -> Option<&'static str> {
         self.headers
@@ -113,6 +130,30 @@ const REPLY_CAPACITY: usize = 1024;
 /// The media type of every reply body, and the only one a request may
 /// carry.
 const JSON: &str = "application/json";
+
+/// The media type of a reply with notifications before it (H18).
+const EVENT_STREAM: &str = "text/event-stream";
+
+/// H18: whether an `Accept` header (any of them) names a media range that
+/// matches `text/event-stream` (`text/event-stream`, `text/*`, `*/*`, any
+/// ASCII case) without `q=0`.
+fn accepts_event_stream(request: &Request<'_>) -> bool {
+    values(request, "accept")
+        .flat_map(|v| v.split(|&b| b == b','))
+        .any(|range| {
+            let mut parts = range.split(|&b| b == b';');
+            let media = parts.next().unwrap_or_default().trim_ascii();
+            let matches = [b"text/event-stream".as_slice(), b"text/*", b"*/*"]
+                .iter()
+                .any(|m| media.eq_ignore_ascii_case(m));
+            let refused = parts.any(|p| {
+                let p = p.trim_ascii();
+                let q = p.strip_prefix(b"q=").or_else(|| p.strip_prefix(b"Q="));
+                q.is_some_and(|q| q.iter().all(|&b| b == b'0' || b == b'.'))
+            });
+            matches && !refused
+        })
+}
 
 /// Where the server listens, as far as the binding's defaults depend on it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -351,6 +392,22 @@ impl Binding {
                     return Response::json(400, out);
                 }
                 let code = server.answer_request(&id, &method, params.as_ref(), &mut out, executor);
+                // H18: notifications before the response (T12, T13) make
+                // a text/event-stream when the request accepts one; else
+                // the response alone.
+                let lines = memchr::memchr_iter(b'\n', &out).count();
+                if lines > 1 {
+                    if accepts_event_stream(request) {
+                        return Response::event_stream(status_of(code), &out);
+                    }
+                    let start = out
+                        .iter()
+                        .rev()
+                        .skip(1)
+                        .position(|&b| b == b'\n')
+                        .map_or(0, |p| out.len() - 1 - p);
+                    out.drain(..start);
+                }
                 Response::json(status_of(code), out)
             }
         }

@@ -7,6 +7,7 @@
 //! | --- | --- | --- |
 //! | `get_order(order_id)` | always | [`get_order`] |
 //! | `lookup_stock(product_id)` | when the configuration has a stock table | [`lookup_stock`] |
+//! | each of `content_tools` (no arguments) | when configured | [`content`] |
 //!
 //! Every reply a tool can give depends only on the configuration, never on
 //! the request beyond its arguments, so each tool renders all of its result
@@ -25,6 +26,7 @@
 //! `CallToolResult` (`content`, `structuredContent`, `isError`, no
 //! `resultType`).
 
+pub(crate) mod content;
 pub(crate) mod get_order;
 pub(crate) mod lookup_stock;
 
@@ -157,7 +159,7 @@ impl<'b> Checked<'b> {
 /// One tool of the catalog.
 pub trait Tool: Send + Sync {
     /// The tool's name, as listed and called.
-    fn name(&self) -> &'static str;
+    fn name(&self) -> &str;
     /// The tool's entry in `tools/list` (a `Tool` of the schema).
     fn descriptor(&self) -> Node;
     /// Checks arguments against the `inputSchema` the descriptor advertises,
@@ -171,6 +173,11 @@ pub trait Tool: Send + Sync {
     /// (from the configuration), as `(parameter, header name)`: what the
     /// HTTP binding validates `Mcp-Param-{Name}` headers against (row H14).
     fn mirrored(&self) -> &[Mirrored];
+    /// The configuration of the notifications a run may send before its
+    /// result (rows T12, T13): only a content tool has any.
+    fn notices(&self) -> Option<&crate::catalog::ContentTool> {
+        None
+    }
 }
 
 /// A tool parameter mirrored into the header `Mcp-Param-{header}`.
@@ -227,7 +234,7 @@ impl<'t, 'b> Call<'t, 'b> {
     }
 
     /// The tool's name.
-    pub fn name(&self) -> &'static str {
+    pub fn name(&self) -> &'t str {
         self.tool.name()
     }
 
@@ -265,7 +272,10 @@ impl Catalog {
         if let Some(stock) = config.stock() {
             tools.push(Box::new(lookup_stock::LookupStock::new(config, stock)));
         }
-        tools.sort_by_key(|t| t.name());
+        for tool in &config.catalog().content_tools {
+            tools.push(Box::new(content::Configured::new(config, tool)));
+        }
+        tools.sort_by(|a, b| a.name().cmp(b.name()));
         Catalog { tools }
     }
     /// The tool called `name`, if this configuration offers it.

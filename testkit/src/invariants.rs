@@ -262,7 +262,16 @@ impl Checker {
             return Ok(());
         };
         self.check_error(&read, reply)?;
-        self.check_result(&read, reply)?;
+        // Only the coded tools declare an `outputSchema`; a content tool's
+        // result (T10) has no `structuredContent` to agree with.
+        let declares_output = !matches!(
+            &expect.reply,
+            model::Reply::Result {
+                body: model::Body::Content(_),
+                ..
+            }
+        );
+        self.check_result(&read, reply, declares_output)?;
         // A reply equal to the one without the orders the user may not read
         // says nothing of them that the public reply does not say (so the
         // leak check finds nothing there); any other reply is named as a
@@ -316,7 +325,12 @@ impl Checker {
         Ok(())
     }
 
-    fn check_result(&self, read: &ReplyTree, reply: &[u8]) -> Result<(), String> {
+    fn check_result(
+        &self,
+        read: &ReplyTree,
+        reply: &[u8],
+        declares_output: bool,
+    ) -> Result<(), String> {
         let (Some(result), Some(value)) = (read.result(), read.result_value()) else {
             return Ok(());
         };
@@ -331,7 +345,7 @@ impl Checker {
                 show(reply)
             ));
         }
-        structured(value).map_err(|e| format!("{e}: {}", show(reply)))
+        structured(value, declares_output).map_err(|e| format!("{e}: {}", show(reply)))
     }
 
     fn check_leak(&self, line: &[u8], reply: &[u8], public: &[u8]) -> Result<(), String> {
@@ -371,10 +385,38 @@ fn show(bytes: &[u8]) -> String {
     }
 }
 
-/// At most one line: empty, or one line ending with its only `\n`, with no
-/// `\r` anywhere (so no host splitting on CR LF sees two). The shape of
-/// the line is [`crate::model::read_reply`]'s to check.
-pub fn framing(reply: &[u8]) -> Result<(), String> {
+/// At most one response per request, after only the notifications its
+/// own `_meta` asked for (`notices`, the model's count, rows T12 and T13):
+/// exactly that many notification lines (a `method`, no `id`), then empty
+/// or one line ending with its only `\n`, with no `\r` anywhere (so no
+/// host splitting on CR LF sees two). The shape of the response line is
+/// [`crate::model::read_reply`]'s to check.
+pub fn framing(reply: &[u8], notices: usize) -> Result<(), String> {
+    let mut reply = reply;
+    for n in 0..notices {
+        let Some(end) = memchr::memchr(b'\n', reply) else {
+            return Err(format!(
+                "notification {} of {notices} is missing: {}",
+                n + 1,
+                show(reply)
+            ));
+        };
+        let (line, rest) = reply.split_at(end);
+        let v: serde_json::Value = serde_json::from_slice(line)
+            .map_err(|_| format!("a line before the response is not JSON: {}", show(line)))?;
+        if v.get("id").is_some() || !v.get("method").is_some_and(serde_json::Value::is_string) {
+            return Err(format!(
+                "a line before the response is not a notification: {v}"
+            ));
+        }
+        if memchr::memchr(b'\r', line).is_some() {
+            return Err(format!(
+                "a notification has a carriage return: {}",
+                show(line)
+            ));
+        }
+        reply = rest.get(1..).unwrap_or_default();
+    }
     if reply.is_empty() {
         return Ok(());
     }
@@ -400,11 +442,21 @@ pub fn framing(reply: &[u8]) -> Result<(), String> {
     Ok(())
 }
 
+/// The response of a reply: its last line (the lines before it are the
+/// notifications the request asked for, rows T12 and T13).
+pub fn response(reply: &[u8]) -> &[u8] {
+    let body = reply.strip_suffix(b"\n").unwrap_or(reply);
+    match memchr::memrchr(b'\n', body) {
+        Some(i) => reply.get(i + 1..).unwrap_or_default(),
+        None => reply,
+    }
+}
+
 /// The reply's raw id equals `expected` (the request's raw id text), or is
 /// `null` when `expected` is `None`. Compared on the raw bytes, so integers
 /// of any size must come back digit for digit.
 pub fn id_echo(expected: Option<&str>, reply: &[u8]) -> Result<(), String> {
-    let got = model::read_reply(reply)?.id;
+    let got = model::read_reply(response(reply))?.id;
     let want = expected.unwrap_or("null");
     if got != want {
         return Err(format!(
@@ -417,11 +469,13 @@ pub fn id_echo(expected: Option<&str>, reply: &[u8]) -> Result<(), String> {
 
 /// A tool result's text content equals its `structuredContent`: when
 /// `structuredContent` is present, a text block holds the same JSON; a
-/// successful tool result (`isError: false`) has it (every tool here
-/// declares an `outputSchema`).
-pub fn structured(result: &Value) -> Result<(), String> {
+/// successful tool result (`isError: false`) of a tool that declares an
+/// `outputSchema` (`declares_output`: the coded tools; a content tool, T10,
+/// declares none) has it.
+pub fn structured(result: &Value, declares_output: bool) -> Result<(), String> {
     let structured = result.get("structuredContent");
-    if result.get("isError") == Some(&Value::Bool(false)) && structured.is_none() {
+    if declares_output && result.get("isError") == Some(&Value::Bool(false)) && structured.is_none()
+    {
         return Err("a successful tool result needs structuredContent".into());
     }
     let Some(structured) = structured else {

@@ -92,19 +92,34 @@ pub(crate) fn catalog_cases() -> Vec<Case> {
             "R6",
             "another user's order through the template",
             read("book-orders://orders/B-205"),
-            err(json!(20), -32602, NOT_FOUND),
+            Want::Error(
+                json!(20),
+                -32602,
+                NOT_FOUND,
+                Some(json!({"uri": "book-orders://orders/B-205"})),
+            ),
         ),
         case(
             "R6",
             "an order that does not exist",
             read("book-orders://orders/C-999"),
-            err(json!(20), -32602, NOT_FOUND),
+            Want::Error(
+                json!(20),
+                -32602,
+                NOT_FOUND,
+                Some(json!({"uri": "book-orders://orders/C-999"})),
+            ),
         ),
         case(
             "R6",
             "a uri that names nothing",
             read("file:///etc/passwd"),
-            err(json!(20), -32602, NOT_FOUND),
+            Want::Error(
+                json!(20),
+                -32602,
+                NOT_FOUND,
+                Some(json!({"uri": "file:///etc/passwd"})),
+            ),
         ),
         case(
             "R7",
@@ -286,7 +301,7 @@ pub(crate) fn catalog_cases() -> Vec<Case> {
 }
 
 const CURSOR: &str = "Invalid cursor: this server never issues cursors";
-const NOT_FOUND: &str = "Resource not found: no resource with that uri is visible to you; see resources/list and resources/templates/list";
+pub(crate) const NOT_FOUND: &str = "Resource not found: no resource with that uri is visible to you; see resources/list and resources/templates/list";
 const NOT_VISIBLE: &str = "Invalid params: no order with that id is visible to you; it does not exist or belongs to another customer";
 const BAD_COMPLETE: &str = "Invalid params: completion/complete needs ref (ref/prompt with a string name, or ref/resource with a string uri) and argument with a string name and value";
 const A104_TEXT: &str = r#"{"order_id":"A-104","status":"processing","as_of":"2026-09-14T00:00:00Z","source_version":"ka3-orders-v1"}"#;

@@ -23,8 +23,8 @@ pub mod order {
     pub const ENVELOPE_ERROR: &[&str] = &["jsonrpc", "id", "error"];
     /// The error object.
     pub const ERROR: &[&str] = &["code", "message", "data"];
-    /// `-32022` data (and L6's).
-    pub const ERROR_DATA: &[&str] = &["supported", "requested"];
+    /// `-32022` data (and L6's), and R6's `uri`.
+    pub const ERROR_DATA: &[&str] = &["supported", "requested", "uri"];
     /// A result's `_meta`.
     pub const META: &[&str] = &["io.modelcontextprotocol/serverInfo"];
     /// serverInfo and the legacy `serverInfo`.
@@ -40,7 +40,7 @@ pub mod order {
         "cacheScope",
     ];
     /// `capabilities` (`schema.ts` `ServerCapabilities` order).
-    pub const CAPABILITIES: &[&str] = &["completions", "prompts", "resources", "tools"];
+    pub const CAPABILITIES: &[&str] = &["logging", "completions", "prompts", "resources", "tools"];
     /// `ListResourcesResult`.
     pub const LIST_RESOURCES: &[&str] =
         &["resultType", "_meta", "resources", "ttlMs", "cacheScope"];
@@ -116,8 +116,9 @@ pub mod order {
         "structuredContent",
         "isError",
     ];
-    /// A text content block.
-    pub const TEXT_BLOCK: &[&str] = &["type", "text"];
+    /// A content block: `TextContent`, `ImageContent`, `AudioContent`,
+    /// `EmbeddedResource` (`type` first, then `schema.ts` order).
+    pub const TEXT_BLOCK: &[&str] = &["type", "text", "data", "mimeType", "resource"];
     /// The legacy `InitializeResult`.
     pub const INITIALIZE: &[&str] = &[
         "protocolVersion",
@@ -268,8 +269,8 @@ fn check_tool(tool: &Json) -> Result<(), String> {
 }
 
 /// A resource's contents: in `ResourceContents` order; the text of an
-/// `application/json` one (an order snapshot, row R5) is in
-/// `get_order`'s output order.
+/// `application/json` order snapshot (one with an `order_id`, row R5) is
+/// in `get_order`'s output order.
 fn check_contents(contents: &Json) -> Result<(), String> {
     in_order("ResourceContents", contents, order::CONTENTS)?;
     let json =
@@ -277,6 +278,11 @@ fn check_contents(contents: &Json) -> Result<(), String> {
     if let (true, Some(Json::Str(text, _))) = (json, get(contents, "text")) {
         let parsed = super::parse::parse(text.as_bytes())
             .map_err(|_| "row W1: an application/json text is not JSON".to_string())?;
+        // A configured template's text (R8) is the configuration's own
+        // bytes: only an order snapshot has an order of ours.
+        if get(&parsed.tree, "order_id").is_none() {
+            return Ok(());
+        }
         output_order("order snapshot", &parsed.tree)?;
         if plain(&parsed.tree) != text.as_bytes() {
             return Err("row W1: an order snapshot is not its compact rendering".into());
@@ -289,6 +295,9 @@ fn check_call(result: &Json) -> Result<(), String> {
     in_order("CallToolResult", result, order::CALL_TOOL)?;
     for block in items(get(result, "content")) {
         in_order("content block", block, order::TEXT_BLOCK)?;
+        if let Some(resource) = get(block, "resource") {
+            in_order("embedded resource", resource, order::CONTENTS)?;
+        }
     }
     let Some(structured) = get(result, "structuredContent") else {
         return Ok(());

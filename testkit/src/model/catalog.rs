@@ -9,7 +9,10 @@
 //! [`check_result`] holds a result to it, value by value (the member order
 //! is [`super::canonical`]'s).
 
+use std::collections::BTreeMap;
+
 use mcp_reference::Config;
+use mcp_reference::catalog::ContentPrompt;
 use serde_json::{Map, Value, json};
 
 use super::expect::{Body, Era, Expect, Reply};
@@ -29,22 +32,38 @@ pub const RETURNS_URI: &str = "book-orders://policies/returns";
 /// template).
 pub fn offers_resources(config: &Config) -> bool {
     let c = config.catalog();
-    !c.resources.is_empty() || c.order_template.is_some()
+    !c.resources.is_empty() || c.order_template.is_some() || !c.content_templates.is_empty()
 }
 
 /// Whether it offers prompts.
 pub fn offers_prompts(config: &Config) -> bool {
-    !config.catalog().prompts.is_empty()
+    !config.catalog().prompts.is_empty() || !config.catalog().content_prompts.is_empty()
 }
 
-/// Whether it offers `prompt`.
+/// Whether it offers `prompt`, coded or configured.
 fn offers_prompt(config: &Config, prompt: &str) -> bool {
-    config.catalog().prompts.iter().any(|p| p == prompt)
+    config.catalog().prompts.iter().any(|p| p == prompt) || content_prompt(config, prompt).is_some()
 }
 
-/// Whether it offers completion: something to complete.
+/// The configured prompt `name` (P11 to P13, C6).
+fn content_prompt<'c>(config: &'c Config, name: &str) -> Option<&'c ContentPrompt> {
+    config
+        .catalog()
+        .content_prompts
+        .iter()
+        .find(|p| p.name == name)
+}
+
+/// Whether it offers completion: something to complete (the template,
+/// `reply_to_customer`, or a configured prompt with an argument).
 pub fn offers_completion(config: &Config) -> bool {
-    config.catalog().order_template.is_some() || offers_prompt(config, REPLY)
+    config.catalog().order_template.is_some()
+        || config.catalog().prompts.iter().any(|p| p == REPLY)
+        || config
+            .catalog()
+            .content_prompts
+            .iter()
+            .any(|p| !p.arguments.is_empty())
 }
 
 /// Whether `method` is one of the catalog's, offered by `config`.
@@ -62,6 +81,15 @@ pub fn serves(config: &Config, method: &str) -> bool {
 /// `capabilities` of `server/discover` (D1).
 pub fn capabilities(config: &Config) -> Value {
     let mut caps = Map::new();
+    // LOG-03: a server that may emit log messages (T13) declares logging.
+    if config
+        .catalog()
+        .content_tools
+        .iter()
+        .any(|t| !t.log.is_empty())
+    {
+        caps.insert("logging".into(), json!({}));
+    }
     if offers_completion(config) {
         caps.insert("completions".into(), json!({}));
     }
@@ -176,9 +204,31 @@ fn read(
     let own = own_ids(config)
         .into_iter()
         .find(|id| order_uri(config, id).as_deref() == Some(uri));
-    match own {
-        Some(id) => result("R5", Body::ReadOrder(id)),
-        None => fixed("R6"),
+    // R8: the first configured template (in uriTemplate order) whose
+    // PREFIX{name}SUFFIX the uri fills with unreserved characters.
+    let templated = config.catalog().content_templates.iter().find_map(|t| {
+        let (prefix, rest) = t.uri_template.split_once('{')?;
+        let (_, suffix) = rest.split_once('}')?;
+        let value = uri.strip_prefix(prefix)?.strip_suffix(suffix)?;
+        let ok = !value.is_empty()
+            && value
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "-._~".contains(c));
+        ok.then(|| (t.uri_template.clone(), value.to_string()))
+    });
+    match (own, templated) {
+        (Some(id), _) => result("R5", Body::ReadOrder(id)),
+        (None, Some((template, value))) => {
+            result("R8", Body::ReadTemplate(template, value, uri.to_string()))
+        }
+        (None, None) => {
+            // R6: the client's own uri in `data.uri`, nothing else of it.
+            let mut expect = fixed("R6");
+            if let Reply::Error { data, .. } = &mut expect.reply {
+                *data = Some(serde_json::json!({ "uri": uri }));
+            }
+            expect
+        }
     }
 }
 
@@ -199,6 +249,27 @@ fn get(
     };
     if !offers_prompt(config, name) {
         return fixed("P7");
+    }
+    if let Some(prompt) = content_prompt(config, name) {
+        // P12: a required argument missing; P13: a value that makes an
+        // embedded uri no URI; P11: the filled messages.
+        let given = |n: &str| args.get(n).and_then(Json::as_str).map(str::to_owned);
+        if prompt
+            .arguments
+            .iter()
+            .any(|a| a.required && given(&a.name).is_none())
+        {
+            return fixed("P12");
+        }
+        let values: BTreeMap<String, String> = prompt
+            .arguments
+            .iter()
+            .map(|a| (a.name.clone(), given(&a.name).unwrap_or_default()))
+            .collect();
+        if filled_messages(prompt, &values).is_none() {
+            return fixed("P13");
+        }
+        return result("P11", Body::ContentPrompt(prompt.name.clone(), values));
     }
     if name == RETURNS {
         return result("P4", Body::Prompt(RETURNS.into(), None, ""));
@@ -241,6 +312,26 @@ fn complete(
     let arguments: &[&str] = match s(r, "type").as_deref() {
         Some("ref/prompt") => match s(r, "name") {
             None => return fixed("C3"),
+            Some(p) if content_prompt(config, &p).is_some() => {
+                // C6: a configured prompt's argument: its completions that
+                // start with the typed value.
+                let prompt = content_prompt(config, &p);
+                let argument = prompt.and_then(|p| p.arguments.iter().find(|a| a.name == name));
+                let Some(argument) = argument else {
+                    return fixed("C5");
+                };
+                let matches: Vec<String> = argument
+                    .completions
+                    .iter()
+                    .filter(|v| v.starts_with(&value))
+                    .cloned()
+                    .collect();
+                let total = matches.len();
+                return result(
+                    "C6",
+                    Body::Completion(matches.into_iter().take(100).collect(), total),
+                );
+            }
             Some(p) if p == REPLY && offers_prompt(config, REPLY) => &["order_id", "tone"],
             Some(_) => return fixed("C4"),
         },
@@ -350,8 +441,28 @@ pub fn check_result(
                 .order_template
                 .iter()
                 .map(|t| serde_json::to_value(t).unwrap_or_default())
+                .chain(c.content_templates.iter().map(|t| {
+                    let mut v = serde_json::to_value(t).unwrap_or_default();
+                    if let Some(m) = v.as_object_mut() {
+                        m.remove("text");
+                    }
+                    v
+                }))
                 .collect();
             want.insert("resourceTemplates".into(), json!(list));
+            hints(&mut want, public.ttl_ms, "public");
+        }
+        Body::ReadTemplate(template, value, uri) => {
+            let t = c
+                .content_templates
+                .iter()
+                .find(|t| &t.uri_template == template)?;
+            let (_, name, _) = t.parts()?;
+            let text = t.text.replace(&format!("{{{{{name}}}}}"), value);
+            want.insert(
+                "contents".into(),
+                json!([{ "uri": uri, "mimeType": t.mime_type, "text": text }]),
+            );
             hints(&mut want, public.ttl_ms, "public");
         }
         Body::ReadResource(uri) => {
@@ -364,6 +475,11 @@ pub fn check_result(
             hints(&mut want, private.ttl_ms, "private");
         }
         Body::PromptsList => return Some(check_prompts_list(config, want, result)),
+        Body::ContentPrompt(name, values) => {
+            let prompt = content_prompt(config, name)?;
+            want.insert("description".into(), json!(prompt.description));
+            want.insert("messages".into(), json!(filled_messages(prompt, values)?));
+        }
         Body::Prompt(name, order, tone) => {
             return Some(check_prompt(
                 config,
@@ -405,8 +521,9 @@ fn check_prompts_list(
         .collect();
     names.sort();
     let mut list = Vec::new();
-    for (i, name) in names.iter().enumerate() {
-        let g = got.and_then(|g| g.get(i));
+    for name in &names {
+        // Found by name: the configured prompts sort in among them.
+        let g = got.and_then(|g| g.iter().find(|p| p.get("name") == Some(&json!(name))));
         let text = |k: &str| g.and_then(|g| g.get(k)).filter(|v| v.is_string()).cloned();
         let mut p = Map::new();
         p.insert("name".into(), json!(name));
@@ -434,6 +551,29 @@ fn check_prompts_list(
         }
         list.push(Value::Object(p));
     }
+    // The configured prompts, as configured (P1, P11).
+    for p in &config.catalog().content_prompts {
+        let mut d = Map::new();
+        d.insert("name".into(), json!(p.name));
+        if let Some(t) = &p.title {
+            d.insert("title".into(), json!(t));
+        }
+        d.insert("description".into(), json!(p.description));
+        if !p.arguments.is_empty() {
+            let arguments = p.arguments.iter().map(|a| {
+                let mut m = Map::new();
+                m.insert("name".into(), json!(a.name));
+                if let Some(x) = &a.description {
+                    m.insert("description".into(), json!(x));
+                }
+                m.insert("required".into(), json!(a.required));
+                Value::Object(m)
+            });
+            d.insert("arguments".into(), Value::Array(arguments.collect()));
+        }
+        list.push(Value::Object(d));
+    }
+    list.sort_by(|a, b| a["name"].as_str().cmp(&b["name"].as_str()));
     want.insert("prompts".into(), json!(list));
     let public = mcp_reference::CATALOG_CACHE;
     hints(&mut want, public.ttl_ms, "public");
@@ -489,4 +629,48 @@ fn check_prompt(
     } else {
         Err(format!("expected the result {}", Value::Object(want)))
     }
+}
+
+/// The messages of configured prompt `prompt` for argument `values`
+/// (P11): every `{{name}}` in a text, or an embedded resource's uri or
+/// text, replaced by its value, left to right, the replaced text never
+/// read again; `None` when a filled embedded uri is no URI (P13).
+pub fn filled_messages(
+    prompt: &ContentPrompt,
+    values: &BTreeMap<String, String>,
+) -> Option<Vec<Value>> {
+    fn sub(template: &str, values: &BTreeMap<String, String>) -> String {
+        let mut out = String::new();
+        let mut rest = template;
+        while let Some((before, after)) = rest.split_once("{{") {
+            out.push_str(before);
+            let Some((name, tail)) = after.split_once("}}") else {
+                out.push_str("{{");
+                rest = after;
+                continue;
+            };
+            out.push_str(values.get(name).map_or("", String::as_str));
+            rest = tail;
+        }
+        out.push_str(rest);
+        out
+    }
+    let mut messages = Vec::new();
+    for m in &prompt.messages {
+        let mut content = serde_json::to_value(&m.content).ok()?;
+        for pointer in ["/text", "/resource/uri", "/resource/text"] {
+            if let Some(v) = content.pointer_mut(pointer)
+                && let Some(t) = v.as_str()
+            {
+                *v = json!(sub(t, values));
+            }
+        }
+        if let Some(uri) = content.pointer("/resource/uri").and_then(Value::as_str)
+            && !mcp_reference::catalog::is_uri(uri)
+        {
+            return None;
+        }
+        messages.push(json!({ "role": m.role.as_str(), "content": content }));
+    }
+    Some(messages)
 }

@@ -52,6 +52,9 @@ pub enum Body {
     ReadResource(String),
     /// `resources/read` of this order of the user's, through the template (R5).
     ReadOrder(String),
+    /// `resources/read` through this configured template of this value, at
+    /// this uri (R8).
+    ReadTemplate(String, String, String),
     /// `prompts/list` (P1).
     PromptsList,
     /// `prompts/get` of this prompt, for this order of the user's, in this
@@ -59,6 +62,13 @@ pub enum Body {
     Prompt(String, Option<String>, &'static str),
     /// `completion/complete`: these values, of this many matches (C1, C2).
     Completion(Vec<String>, usize),
+    /// The configured result of this content tool (T10).
+    Content(String),
+    /// `prompts/get` of this configured prompt with these argument values
+    /// (P11).
+    ContentPrompt(String, std::collections::BTreeMap<String, String>),
+    /// A call of this content tool with arguments (T11).
+    NoArguments(String),
 }
 
 impl Body {
@@ -71,19 +81,20 @@ impl Body {
             Body::Empty => "ping",
             Body::ResourcesList => "resources/list",
             Body::TemplatesList => "resources/templates/list",
-            Body::ReadResource(_) | Body::ReadOrder(_) => "resources/read",
+            Body::ReadResource(_) | Body::ReadOrder(_) | Body::ReadTemplate(..) => "resources/read",
             Body::PromptsList => "prompts/list",
-            Body::Prompt(..) => "prompts/get",
+            Body::Prompt(..) | Body::ContentPrompt(..) => "prompts/get",
             Body::Completion(..) => "completion/complete",
             _ => "tools/call",
         }
     }
 
     /// The tool that runs for this result, if any.
-    pub fn tool(&self) -> Option<&'static str> {
+    pub fn tool(&self) -> Option<&str> {
         match self {
             Body::Order(_) | Body::NotVisible => Some(GET_ORDER),
             Body::Stock(_) | Body::UnknownProduct => Some(LOOKUP_STOCK),
+            Body::Content(name) => Some(name),
             _ => None,
         }
     }
@@ -128,6 +139,11 @@ pub struct Expect {
     pub notes: Vec<&'static str>,
     /// The reply.
     pub reply: Reply,
+    /// The notifications the request's own `_meta` asked for, each the
+    /// compact JSON (members sorted) of one line that must come, in this
+    /// order, before the reply (rows T12, T13): "at most one response per
+    /// request, after only the notifications its own `_meta` asked for".
+    pub notices: Vec<String>,
 }
 
 /// The tool names the model knows.
@@ -142,6 +158,7 @@ impl Expect {
             row,
             notes: Vec::new(),
             reply,
+            notices: Vec::new(),
         }
     }
 
@@ -193,7 +210,7 @@ impl Expect {
 
     /// The tool that must run exactly once: `Some(None)` when none may run,
     /// `None` when the model cannot tell.
-    pub fn runs(&self) -> Option<Option<&'static str>> {
+    pub fn runs(&self) -> Option<Option<&str>> {
         match &self.reply {
             Reply::Unknown => None,
             Reply::Result { body, .. } => Some(body.tool()),

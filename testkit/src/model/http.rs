@@ -53,6 +53,9 @@ pub struct HttpExpect {
     /// (or, for `-32020`, this module) expects, `Content-Type:
     /// application/json`.
     pub body: Option<Expect>,
+    /// H18: the body is a `text/event-stream` of the notifications the
+    /// body's expectation holds, then its response.
+    pub stream: bool,
 }
 
 impl HttpExpect {
@@ -62,6 +65,7 @@ impl HttpExpect {
             status,
             allow: false,
             body: None,
+            stream: false,
         }
     }
 
@@ -113,6 +117,21 @@ impl HttpExpect {
             return Err(format!("row {}: allow header {:?}", self.row, get("allow")));
         }
         let json = get("content-type") == Some("application/json");
+        if self.stream {
+            let Some(expect) = &self.body else {
+                return Err(format!("row {}: a stream needs a body", self.row));
+            };
+            if get("content-type") != Some("text/event-stream") {
+                return Err(format!(
+                    "row {}: content-type is not text/event-stream",
+                    self.row
+                ));
+            }
+            let lines = event_lines(body).map_err(|e| format!("row {}: {e}", self.row))?;
+            return expect
+                .check(config, &lines)
+                .map_err(|e| format!("row {}: {e}", self.row));
+        }
         match &self.body {
             None if body.is_empty() && !json => Ok(()),
             None => Err(format!(
@@ -137,6 +156,47 @@ impl HttpExpect {
             }
         }
     }
+}
+
+/// H18: the `data` of each event of a `text/event-stream` body, one line
+/// each: every event is `event: message` and one `data:` line, the events
+/// separated by a blank line.
+pub fn event_lines(body: &[u8]) -> Result<Vec<u8>, String> {
+    let text =
+        std::str::from_utf8(body).map_err(|_| "the event stream is not UTF-8".to_string())?;
+    let mut out = Vec::new();
+    for event in text.split("\n\n").filter(|e| !e.is_empty()) {
+        let data = event
+            .strip_prefix("event: message\ndata: ")
+            .filter(|d| !d.contains('\n'))
+            .ok_or_else(|| {
+                format!("an event is not `event: message` and one data line: {event:?}")
+            })?;
+        out.extend_from_slice(data.as_bytes());
+        out.push(b'\n');
+    }
+    if !text.ends_with("\n\n") {
+        return Err("the event stream does not end with a blank line".into());
+    }
+    Ok(out)
+}
+
+/// H18: whether the request's `Accept` (any of them) names a media range
+/// that matches `text/event-stream` (itself, `text/*`, `*/*`, any case)
+/// without a zero `q`.
+fn accepts_stream(request: &HttpRequest) -> bool {
+    named(request, "accept").iter().any(|v| {
+        String::from_utf8_lossy(v).split(',').any(|range| {
+            let mut parts = range.split(';').map(str::trim);
+            let media = parts.next().unwrap_or_default().to_ascii_lowercase();
+            let zero = parts.any(|p| {
+                p.to_ascii_lowercase()
+                    .strip_prefix("q=")
+                    .is_some_and(|q| q.chars().all(|c| c == '0' || c == '.'))
+            });
+            ["text/event-stream", "text/*", "*/*"].contains(&media.as_str()) && !zero
+        })
+    })
 }
 
 /// The loopback names, with the port (and without, on port 80).
@@ -237,6 +297,7 @@ fn body(config: &Config, request: &HttpRequest) -> HttpExpect {
         status,
         allow: false,
         body: Some(expect),
+        stream: false,
     };
     // No line framing on HTTP: a blank body is no JSON (E1), and the UTF-8
     // and syntax rows apply to the whole body.
@@ -282,7 +343,29 @@ fn body(config: &Config, request: &HttpRequest) -> HttpExpect {
                 Some(-32601) => 404,
                 Some(_) => 400,
             };
-            let mut out = reply("H15", status, expect);
+            // H16: an initialize whose headers agree gets the core's D6
+            // (400) or D7 (404).
+            let row = if r.method == "initialize" {
+                "H16"
+            } else {
+                "H15"
+            };
+            // H18: notifications make a stream when accepted; else the
+            // response goes alone.
+            let (row, stream, expect) = match (expect.notices.is_empty(), accepts_stream(request)) {
+                (true, _) => (row, false, expect),
+                (false, true) => ("H18", true, expect),
+                (false, false) => (
+                    "H18",
+                    false,
+                    Expect {
+                        notices: Vec::new(),
+                        ..expect
+                    },
+                ),
+            };
+            let mut out = reply(row, status, expect);
+            out.stream = stream;
             if ["mcp-session-id", "last-event-id"]
                 .iter()
                 .any(|h| !named(request, h).is_empty())
@@ -314,13 +397,17 @@ fn mirrored(config: &Config, request: &HttpRequest, r: &core::Request<'_>) -> Re
         .and_then(|p| p.get("_meta"))
         .and_then(|m| m.get("io.modelcontextprotocol/protocolVersion"))
         .and_then(Json::as_str);
-    one(
-        "H10",
-        request,
-        "MCP-Protocol-Version",
-        false,
-        version.map_or(Wants::Nothing, Wants::Text),
-    )?;
+    // H10: compared only with a version the body names; a body without
+    // one is left to the core (`_meta`'s -32602, DEC9).
+    if let Some(version) = version {
+        one(
+            "H10",
+            request,
+            "MCP-Protocol-Version",
+            false,
+            Wants::Text(version),
+        )?;
+    }
     one("H11", request, "Mcp-Method", false, Wants::Text(r.method))?;
     // H12: `params.name` on tools/call and prompts/get, `params.uri` on
     // resources/read, in every configuration.
@@ -578,7 +665,7 @@ fn escape(value: &str) -> String {
 /// Every row id this module can decide.
 pub const ROWS: &[&str] = &[
     "H1", "H2", "H3", "H4", "H5", "H6", "H7", "H8", "H9", "H10", "H11", "H12", "H13", "H14", "H15",
-    "H16", "H17",
+    "H16", "H17", "H18",
 ];
 
 /// The registry knows every row the module names (a guard for tests).

@@ -172,6 +172,7 @@ fn initialized(config: &Config, version: &str, method: &str, params: &Json, id: 
                 row: "L8",
                 notes: vec!["D3"],
                 reply: e.reply,
+                notices: Vec::new(),
             }
         }
         "tools/list" => Expect::new(
@@ -192,11 +193,13 @@ fn initialized(config: &Config, version: &str, method: &str, params: &Json, id: 
                     row: "L11",
                     notes: vec![e.row],
                     reply: e.reply,
+                    notices: Vec::new(),
                 },
                 _ => Expect {
                     row: "L9",
                     notes: std::iter::once(e.row).chain(e.notes).collect(),
                     reply: e.reply,
+                    notices: Vec::new(),
                 },
             }
         }

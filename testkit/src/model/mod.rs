@@ -24,6 +24,7 @@
 //! | E5, E6, E7, E8, E9, E11, E12, E13, E14, E15, E16 | [`core::envelope`] |
 //! | E10, E17 | [`core::envelope`] (noted on the reply) |
 //! | D6 | [`core::initialize`] |
+//! | D7 | [`core::answer`] (`_meta` as every request, then `-32601`) |
 //! | M1 to M13, M15 | [`core::meta`] (M10, M15: [`core::meta`] refining M7 and M1 to M4) |
 //! | M14, M16 | [`core::meta`], [`core::call`] (noted on the reply) |
 //! | D1 to D5 | [`core::method`] |
@@ -47,6 +48,7 @@ pub mod core;
 pub mod expect;
 pub mod http;
 pub mod legacy;
+pub mod notices;
 pub mod parse;
 pub mod reply;
 pub mod rows;

@@ -178,6 +178,9 @@ impl Expect {
     /// read it (`None`: no reply), so that a caller with more checks to
     /// make reads it only once.
     pub fn check_reply(&self, config: &Config, reply: &[u8]) -> Result<Option<ReplyTree>, String> {
+        let reply = self
+            .strip_notices(reply)
+            .map_err(|e| format!("row {}: {e}: {}", self.row, show(reply)))?;
         let read = match (self.replies(), reply.is_empty()) {
             (None, true) => return Ok(None),
             (Some(false), true) => return Ok(None),
@@ -196,6 +199,30 @@ impl Expect {
         self.check_tree(config, &read)
             .map_err(|e| format!("row {}: {e}: {}", self.row, show(reply)))?;
         Ok(Some(read))
+    }
+
+    /// The reply after the notifications the request asked for (T12,
+    /// T13): exactly [`Expect::notices`], one line each, in order, each in
+    /// `schema.ts` member order (W1). Any other line before the response
+    /// is left in place, where it fails as a second line.
+    fn strip_notices<'r>(&self, mut reply: &'r [u8]) -> Result<&'r [u8], String> {
+        for want in &self.notices {
+            let Some(end) = reply.iter().position(|&b| b == b'\n') else {
+                return Err(format!(
+                    "expected the notification {want} before the response"
+                ));
+            };
+            let (line, rest) = reply.split_at(end);
+            let got: Value = serde_json::from_slice(line).map_err(|_| {
+                format!("expected the notification {want}, got a line that is not JSON")
+            })?;
+            if got != serde_json::from_str::<Value>(want).unwrap_or_default() {
+                return Err(format!("expected the notification {want}, got {got}"));
+            }
+            notice_order(line)?;
+            reply = rest.get(1..).unwrap_or_default();
+        }
+        Ok(reply)
     }
 
     /// [`Expect::check`] for a reply read as a tree: an error is
@@ -318,6 +345,26 @@ fn check_result(
             if config.stock().is_some() {
                 expected.push(LOOKUP_STOCK);
             }
+            // T10: the content tools, each `{"type": "object",
+            // "additionalProperties": false}` (no arguments).
+            let content = &config.catalog().content_tools;
+            expected.extend(content.iter().map(|t| t.name.as_str()));
+            expected.sort_unstable();
+            for tool in tools.as_array().into_iter().flatten() {
+                let name = tool.get("name").and_then(Value::as_str);
+                if let Some(t) = content.iter().find(|t| Some(t.name.as_str()) == name) {
+                    let schema = json!({"type": "object", "additionalProperties": false});
+                    if tool.get("inputSchema") != Some(&schema)
+                        || tool.get("description") != Some(&json!(t.description))
+                        || tool.get("title") != t.title.as_ref().map(|x| json!(x)).as_ref()
+                    {
+                        return Err(format!(
+                            "content tool {}: expected its configured title and description and the inputSchema {schema}",
+                            t.name
+                        ));
+                    }
+                }
+            }
             if names != expected {
                 return Err(format!("tools {names:?}, expected {expected:?}"));
             }
@@ -384,6 +431,18 @@ fn check_result(
         ),
         Body::InvalidArguments(tool) => {
             tool_error(want, result, &format!("Invalid arguments for {tool}"))
+        }
+        Body::NoArguments(_) => tool_error(want, result, "invalid arguments: "),
+        Body::Content(name) => {
+            let tool = config
+                .catalog()
+                .content_tools
+                .iter()
+                .find(|t| &t.name == name)
+                .ok_or("the model named a content tool the configuration lacks")?;
+            want.insert("content".into(), json!(tool.content));
+            want.insert("isError".into(), json!(tool.is_error));
+            exact(want)
         }
         catalog => super::catalog::check_result(config, catalog, want, result)
             .unwrap_or_else(|| Err("the model named a resource the configuration lacks".into())),
@@ -452,4 +511,42 @@ fn tool_error(
 /// The versions a `-32022` lists, for callers that check only that.
 pub fn supported_list(config: &Config) -> Value {
     json!(supported_versions(config))
+}
+
+/// Row W1 for a notification line: `jsonrpc, method, params`, and its
+/// params in `schema.ts` order (`progressToken, progress, total` or
+/// `level, logger, data`).
+fn notice_order(line: &[u8]) -> Result<(), String> {
+    let parsed = parse(line).map_err(|e| format!("a notification is not JSON ({e:?})"))?;
+    let keys = |j: &Json| -> Vec<String> {
+        match j {
+            Json::Obj(m) => m.iter().map(|(k, _, _)| k.clone()).collect(),
+            _ => Vec::new(),
+        }
+    };
+    let top = keys(&parsed.tree);
+    let params = parsed.tree.get("params").map(keys).unwrap_or_default();
+    let order: &[&str] = if params.first().map(String::as_str) == Some("level") {
+        &["level", "logger", "data"]
+    } else {
+        &["progressToken", "progress", "total", "message"]
+    };
+    let in_order = |got: &[String], want: &[&str]| {
+        let mut at = 0;
+        got.iter().all(
+            |k| match want.get(at..).and_then(|w| w.iter().position(|x| x == k)) {
+                Some(i) => {
+                    at += i + 1;
+                    true
+                }
+                None => false,
+            },
+        )
+    };
+    if top != ["jsonrpc", "method", "params"] || !in_order(&params, order) {
+        return Err(format!(
+            "row W1: a notification's members are out of order: {top:?} {params:?}"
+        ));
+    }
+    Ok(())
 }

@@ -30,6 +30,18 @@ fn uri(pools: &Pools) -> BoxedStrategy<String> {
         choices.push(select(pools.uris.clone()).boxed());
         choices.push(select(pools.uris.clone()).boxed());
     }
+    let mut filled = Vec::new();
+    for (prefix, suffix) in &pools.content_templates {
+        // R8: a value of unreserved characters fills the template; any
+        // other (`%41`, `a/b`, empty) names nothing (R6).
+        let (prefix, suffix) = (prefix.clone(), suffix.clone());
+        let value = prop_oneof![3 => "[A-Za-z0-9._~-]{1,6}", 1 => Just(String::new()), 1 => Just("%41".to_string()), 1 => Just("a/b".to_string()), 1 => text()];
+        filled.push(
+            value
+                .prop_map(move |v| format!("{prefix}{v}{suffix}"))
+                .boxed(),
+        );
+    }
     if let Some((template, prefix)) = &pools.template {
         let prefix = prefix.clone();
         choices.push(Just(template.clone()).boxed());
@@ -47,7 +59,12 @@ fn uri(pools: &Pools) -> BoxedStrategy<String> {
                 .boxed(),
         );
     }
-    proptest::strategy::Union::new(choices).boxed()
+    let others = proptest::strategy::Union::new(choices);
+    if filled.is_empty() {
+        return others.boxed();
+    }
+    // A configured template is read as often as everything else together.
+    prop_oneof![1 => proptest::strategy::Union::new(filled), 1 => others].boxed()
 }
 
 pub(crate) fn resource_read(pools: &Pools) -> BoxedStrategy<Vec<Member>> {
@@ -69,7 +86,45 @@ fn tone() -> BoxedStrategy<String> {
     .boxed()
 }
 
+/// `prompts/get` of a configured prompt: each of its arguments sent or
+/// not, as a URI, a near miss or any text (P11 to P13).
+fn content_prompt_get(pools: &Pools) -> BoxedStrategy<Vec<Member>> {
+    let prompts = pools.content_prompts.clone();
+    select(prompts)
+        .prop_flat_map(|(name, arguments)| {
+            let names: Vec<String> = arguments.into_iter().map(|(n, _)| n).collect();
+            let n = names.len();
+            let value = prop_oneof![
+                3 => "test://[a-z]{1,5}",
+                1 => Just("not a uri".to_string()),
+                1 => text(),
+                1 => Just("{{a0}}".to_string()),
+            ];
+            (
+                Just(name),
+                Just(names),
+                proptest::collection::vec(proptest::option::weighted(0.85, value), n..=n),
+            )
+        })
+        .prop_map(|(name, names, values)| {
+            let members = names
+                .into_iter()
+                .zip(values)
+                .filter_map(|(n, v)| v.map(|v| (n, Esc::Plain, Json::str(v))))
+                .collect();
+            name_and_arguments(Some(Json::str(name)), Some(Json::Obj(members)))
+        })
+        .boxed()
+}
+
 pub(crate) fn prompt_get(pools: &Pools) -> BoxedStrategy<Vec<Member>> {
+    if !pools.content_prompts.is_empty() {
+        return prop_oneof![1 => content_prompt_get(pools), 1 => coded_prompt_get(pools)].boxed();
+    }
+    coded_prompt_get(pools)
+}
+
+fn coded_prompt_get(pools: &Pools) -> BoxedStrategy<Vec<Member>> {
     let name = prop_oneof![
         6 => Just(Some(Json::str("reply_to_customer"))),
         4 => Just(Some(Json::str("returns_help"))),
@@ -108,7 +163,43 @@ pub(crate) fn prompt_get(pools: &Pools) -> BoxedStrategy<Vec<Member>> {
         .boxed()
 }
 
+/// `completion/complete` of a configured prompt's argument (or one it
+/// does not have), with a prefix of one of its completions (C5, C6).
+fn content_complete(pools: &Pools) -> BoxedStrategy<Vec<Member>> {
+    select(pools.content_prompts.clone())
+        .prop_flat_map(|(name, arguments)| {
+            let mut names: Vec<String> = arguments.iter().map(|(n, _)| n.clone()).collect();
+            names.push("nope".into());
+            let mut values: Vec<String> = arguments.into_iter().flat_map(|(_, c)| c).collect();
+            values.push(String::new());
+            (Just(name), select(names), select(values), 0..3usize)
+        })
+        .prop_map(|(name, argument, value, cut)| {
+            let prefix: String = value.chars().take(cut).collect();
+            vec![
+                (
+                    "ref".to_string(),
+                    Esc::Plain,
+                    Json::obj([("type", Json::str("ref/prompt")), ("name", Json::str(name))]),
+                ),
+                (
+                    "argument".to_string(),
+                    Esc::Plain,
+                    Json::obj([("name", Json::str(argument)), ("value", Json::str(prefix))]),
+                ),
+            ]
+        })
+        .boxed()
+}
+
 pub(crate) fn complete(pools: &Pools) -> BoxedStrategy<Vec<Member>> {
+    if !pools.content_prompts.is_empty() {
+        return prop_oneof![1 => content_complete(pools), 2 => coded_complete(pools)].boxed();
+    }
+    coded_complete(pools)
+}
+
+fn coded_complete(pools: &Pools) -> BoxedStrategy<Vec<Member>> {
     let template = pools
         .template
         .as_ref()

@@ -301,6 +301,19 @@ fn product_id(pools: &Pools) -> BoxedStrategy<String> {
 
 /// `arguments` of a `tools/call` for the tool `name`.
 fn tool_arguments(pools: &Pools, name: &str) -> BoxedStrategy<Option<Json>> {
+    if pools.content_tools.iter().any(|t| t == name) {
+        // T10 (none, or `{}`) as often as T11 (any member).
+        return prop_oneof![
+            2 => Just(None),
+            2 => Just(Some(Json::Obj(vec![]))),
+            3 => coded_tool_arguments(pools, name),
+        ]
+        .boxed();
+    }
+    coded_tool_arguments(pools, name)
+}
+
+fn coded_tool_arguments(pools: &Pools, name: &str) -> BoxedStrategy<Option<Json>> {
     let extra = proptest::collection::vec(unknown_member(), 0..2);
     let get = (str_json(order_id(pools)), extra, esc()).prop_map(|(id, extra, e)| {
         let mut m = vec![("order_id".to_string(), e, id)];
@@ -341,7 +354,13 @@ fn tool_arguments(pools: &Pools, name: &str) -> BoxedStrategy<Option<Json>> {
 
 fn tool_name(pools: &Pools) -> BoxedStrategy<String> {
     let stock = if pools.stock { 8 } else { 1 };
+    let (content, names) = if pools.content_tools.is_empty() {
+        (0, vec![GET_ORDER.to_string()])
+    } else {
+        (8, pools.content_tools.clone())
+    };
     prop_oneof![
+        content => select(names),
         12 => Just(GET_ORDER.to_string()),
         stock => Just(LOOKUP_STOCK.to_string()),
         1 => Just("cancel_order".to_string()),
@@ -506,14 +525,26 @@ fn params_for(pools: &Pools, method: &str, versions: Vec<String>) -> BoxedStrate
 
 /// A request without an id: a notification, whatever it contains.
 pub fn notification(config: &Config) -> BoxedStrategy<Json> {
-    request(config)
-        .prop_map(|mut tree| {
-            if let Json::Obj(m) = &mut tree {
-                m.retain(|(k, _, _)| k != "id");
-            }
-            tree
-        })
-        .boxed()
+    let any = request(config).prop_map(|mut tree| {
+        if let Json::Obj(m) = &mut tree {
+            m.retain(|(k, _, _)| k != "id");
+        }
+        tree
+    });
+    // E18 on its own, so that its row does not hang on a rare draw of
+    // the method among all the others.
+    let cancelled = (id(), proptest::option::of(text())).prop_map(|(request_id, reason)| {
+        let mut params = vec![("requestId".to_string(), Esc::Plain, request_id)];
+        if let Some(r) = reason {
+            params.push(("reason".to_string(), Esc::Plain, Json::str(r)));
+        }
+        Json::obj([
+            ("jsonrpc", Json::str("2.0")),
+            ("method", Json::str("notifications/cancelled")),
+            ("params", Json::Obj(params)),
+        ])
+    });
+    prop_oneof![6 => any, 1 => cancelled].boxed()
 }
 
 /// A response sent by a client: `result` or `error` and no `method`.

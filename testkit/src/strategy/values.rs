@@ -27,6 +27,13 @@ pub(crate) struct Pools {
     pub(crate) uris: Vec<String>,
     /// The order template's `uriTemplate` and its prefix, if offered.
     pub(crate) template: Option<(String, String)>,
+    /// The configured content tools' names (T10, T11).
+    pub(crate) content_tools: Vec<String>,
+    /// The configured prompts: name, argument names and completions (P11
+    /// to P13, C6).
+    pub(crate) content_prompts: Vec<(String, Completions)>,
+    /// The configured templates' prefixes and suffixes (R8).
+    pub(crate) content_templates: Vec<(String, String)>,
 }
 
 impl Pools {
@@ -56,9 +63,34 @@ impl Pools {
                 let prefix = t.uri_template.trim_end_matches("{order_id}").to_string();
                 (t.uri_template.clone(), prefix)
             }),
+            content_tools: config
+                .catalog()
+                .content_tools
+                .iter()
+                .map(|t| t.name.clone())
+                .collect(),
+            content_templates: config
+                .catalog()
+                .content_templates
+                .iter()
+                .filter_map(|t| t.parts().map(|(p, _, s)| (p.to_string(), s.to_string())))
+                .collect(),
+            content_prompts: config
+                .catalog()
+                .content_prompts
+                .iter()
+                .map(|p| {
+                    let arguments = p.arguments.iter();
+                    let arguments = arguments.map(|a| (a.name.clone(), a.completions.clone()));
+                    (p.name.clone(), arguments.collect())
+                })
+                .collect(),
         }
     }
 }
+
+/// A configured prompt's arguments, each with its completions.
+pub(crate) type Completions = Vec<(String, Vec<String>)>;
 
 /// How a generated string is written: mostly plainly.
 pub fn esc() -> impl Strategy<Value = Esc> {

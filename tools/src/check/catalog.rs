@@ -230,7 +230,7 @@ pub const CHECKS: &[CheckInfo] = &[
         "resources.order-not-yours",
         "textbook:R6",
         "server/resources.mdx#security-considerations; docs/behavior.md DEC12",
-        "another user's order read through book-orders://orders/{order_id} gets the reply, apart from the id, of an order that does not exist",
+        "another user's order read through book-orders://orders/{order_id} gets the reply, apart from the id and the asked uri echoed, of an order that does not exist",
     ),
     check(
         Level::Should,

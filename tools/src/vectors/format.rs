@@ -14,7 +14,7 @@ use serde_json::Value;
 use serde_json::value::RawValue;
 
 /// The vector files, in replay order, with their text.
-const FILES: [(&str, &str); 6] = [
+const FILES: [(&str, &str); 7] = [
     ("generic", include_str!("../../../vectors/generic.jsonl")),
     ("textbook", include_str!("../../../vectors/textbook.jsonl")),
     ("stock", include_str!("../../../vectors/stock.jsonl")),
@@ -24,11 +24,22 @@ const FILES: [(&str, &str); 6] = [
     ),
     ("legacy", include_str!("../../../vectors/legacy.jsonl")),
     ("catalog", include_str!("../../../vectors/catalog.jsonl")),
+    (
+        "conformance",
+        include_str!("../../../vectors/conformance.jsonl"),
+    ),
 ];
 
 /// The fixtures (`vectors/configs/<name>.json`) a server can be started
 /// with for `--fixture`.
-pub const FIXTURES: [&str; 5] = ["textbook", "stock", "short-lines", "legacy", "catalog"];
+pub const FIXTURES: [&str; 6] = [
+    "textbook",
+    "stock",
+    "short-lines",
+    "legacy",
+    "catalog",
+    "conformance",
+];
 
 /// One request line, what the vector's level requires of the reply, and
 /// the reference's reply.
