@@ -19,6 +19,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::catalog::{Catalog, OrderTemplate, Resource};
 pub(crate) mod auth;
+pub(crate) mod input;
 
 /// The modern protocol versions this implementation can serve. A
 /// configuration may list a subset of them, never anything else.
@@ -181,6 +182,7 @@ pub struct Config {
     param_headers: BTreeMap<String, BTreeMap<String, String>>,
     http: HttpSettings,
     catalog: Catalog,
+    input: Option<input::InputRequired>,
 }
 
 /// The file format: every member optional, defaults from the textbook.
@@ -207,6 +209,8 @@ struct ConfigFile {
     order_template: Option<OrderTemplate>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     prompts: Option<Vec<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    input_required: Option<input::InputRequired>,
 }
 
 /// Why a configuration was refused. Its `Display` is one sentence.
@@ -272,6 +276,7 @@ impl Default for Config {
             param_headers: BTreeMap::new(),
             http: HttpSettings::default(),
             catalog: Catalog::default(),
+            input: None,
         }
     }
 }
@@ -330,6 +335,7 @@ impl Config {
             order_template: file.order_template,
             prompts: file.prompts.unwrap_or_default(),
         };
+        config.input = file.input_required;
         config.catalog.sort();
         config.validate()?;
         Ok(config)
@@ -353,6 +359,7 @@ impl Config {
             resources: Some(self.catalog.resources.clone()).filter(|r| !r.is_empty()),
             order_template: self.catalog.order_template.clone(),
             prompts: Some(self.catalog.prompts.clone()).filter(|p| !p.is_empty()),
+            input_required: self.input.clone(),
         };
         // Strings, numbers and lists only: serializing cannot fail.
         serde_json::to_string(&file).unwrap_or_default()
@@ -457,6 +464,9 @@ impl Config {
         }
         check_param_headers(&self.param_headers)?;
         check_http(&self.http)?;
+        if let Some(input) = &self.input {
+            input.validate(&["get_order", "lookup_stock"], &[crate::catalog::REPLY_TO_CUSTOMER, crate::catalog::RETURNS_HELP]).map_err(invalid)?;
+        }
         self.catalog.validate(is_rfc3339_utc).map_err(invalid)
     }
 
@@ -493,6 +503,12 @@ impl Config {
     /// tools (empty in the textbook's configuration).
     pub fn catalog(&self) -> &Catalog {
         &self.catalog
+    }
+
+    /// The tools and prompts that ask for input (multi round-trip
+    /// requests), if any.
+    pub fn input(&self) -> Option<&input::InputRequired> {
+        self.input.as_ref()
     }
 
     /// The HTTP binding's settings.

@@ -65,6 +65,7 @@ mod config;
 mod dispatch;
 mod envelope;
 mod error;
+mod input;
 pub mod http;
 mod json;
 mod legacy;
@@ -77,6 +78,7 @@ mod stdio;
 mod tools;
 
 pub use config::auth::{Authorization, OAuthSettings, SUPPORTED_ALGORITHMS};
+pub use config::input::{InputKind, InputRequired, InputSpec, InputTarget};
 pub use config::{
     CATALOG_CACHE, CacheHint, CacheScope, Config, ConfigError, DEFAULT_ENDPOINT,
     DEFAULT_MAX_LINE_BYTES, HEADER_PARAMS, HttpSettings, Identity, LEGACY_VERSIONS,

@@ -128,14 +128,22 @@ fn get_result(description: &str, messages: Vec<Node>, config: &Config) -> Vec<u8
 
 impl Prompts {
     /// Renders every reply, or `None` when no prompt is offered.
-    pub(crate) fn new(config: &Config) -> Option<Self> {
+    ///
+    /// `extra` are the `prompts/list` entries of the input prompts
+    /// (`crate::input`), by name; they are listed among the catalog's, in
+    /// name order, and answered by `crate::dispatch`.
+    pub(crate) fn new(config: &Config, extra: Vec<(String, Node)>) -> Option<Self> {
         let c = config.catalog();
-        if c.prompts.is_empty() {
+        if c.prompts.is_empty() && extra.is_empty() {
             return None;
         }
+        let mut listed: Vec<(String, Node)> =
+            c.prompts.iter().map(|p| (p.clone(), descriptor(p))).collect();
+        listed.extend(extra);
+        listed.sort_by(|a, b| a.0.cmp(&b.0));
         let mut members = vec![(
             "prompts",
-            Node::Arr(c.prompts.iter().map(|p| descriptor(p)).collect()),
+            Node::Arr(listed.into_iter().map(|(_, d)| d).collect()),
         )];
         cache_fields(&mut members, CATALOG_CACHE);
         let list = complete_result(members, config.identity());

@@ -21,11 +21,11 @@
 //! or rejected on its own; nothing is inferred from earlier requests).
 
 use crate::config::Config;
-use crate::dispatch::Methods;
+use crate::dispatch::{Context, Methods};
 use crate::envelope::{self, Id, Message, TOO_LONG};
 use crate::error::{Code, RpcError};
 use crate::legacy::Legacy;
-use crate::meta::{ParamsField, Versions};
+use crate::meta::{MetaField, ParamsField, Versions};
 use crate::tools::{Catalog, Direct, Executor};
 
 /// What became of one input line.
@@ -115,12 +115,28 @@ impl Server {
         self.respond_with(line, out, &mut Direct)
     }
 
-    /// Answers one line, running tools through `executor`.
+    /// Answers one line, running tools through `executor`, at the epoch
+    /// ([`Server::respond_at`] with `now` 0).
     pub fn respond_with<E: Executor>(
         &self,
         line: &[u8],
         out: &mut Vec<u8>,
         executor: &mut E,
+    ) -> Disposition {
+        self.respond_at(line, out, executor, 0)
+    }
+
+    /// Answers one line at `now` (seconds since 1970-01-01T00:00:00Z), the
+    /// time a multi round-trip request's `requestState` is issued and
+    /// checked at (rows I2, I8). The time is an input, as everything else
+    /// is: the same line at the same `now` gives the same bytes. Only a
+    /// configuration with `input_required` targets reads it.
+    pub fn respond_at<E: Executor>(
+        &self,
+        line: &[u8],
+        out: &mut Vec<u8>,
+        executor: &mut E,
+        now: u64,
     ) -> Disposition {
         match self.read(line) {
             Line::Blank => Disposition::Blank,
@@ -128,7 +144,7 @@ impl Server {
                 self.write_oversized(out);
                 Disposition::Replied
             }
-            Line::Message(message) => self.answer(message, out, executor),
+            Line::Message(message) => self.answer_at(message, out, executor, now),
         }
     }
 
@@ -147,12 +163,24 @@ impl Server {
         Line::Message(envelope::decode(line))
     }
 
-    /// Answers a decoded message (from [`Server::read`]) under 2026-07-28.
+    /// Answers a decoded message (from [`Server::read`]) under 2026-07-28,
+    /// at the epoch.
     pub fn answer<E: Executor>(
         &self,
         message: Message<'_>,
         out: &mut Vec<u8>,
         executor: &mut E,
+    ) -> Disposition {
+        self.answer_at(message, out, executor, 0)
+    }
+
+    /// [`Server::answer`] at `now` (see [`Server::respond_at`]).
+    pub fn answer_at<E: Executor>(
+        &self,
+        message: Message<'_>,
+        out: &mut Vec<u8>,
+        executor: &mut E,
+        now: u64,
     ) -> Disposition {
         match message {
             Message::Notification { .. } => Disposition::Notification,
@@ -162,7 +190,7 @@ impl Server {
                 Disposition::Replied
             }
             Message::Request { id, method, params } => {
-                self.answer_request(&id, &method, params.as_ref(), out, executor);
+                self.answer_request(&id, &method, params.as_ref(), out, executor, now);
                 Disposition::Replied
             }
         }
@@ -178,8 +206,9 @@ impl Server {
         params: Option<&ParamsField<'_>>,
         out: &mut Vec<u8>,
         executor: &mut E,
+        now: u64,
     ) -> Option<Code> {
-        match self.handle(method, params, executor) {
+        match self.handle(method, params, executor, now) {
             Ok(body) => {
                 envelope::write_result(out, id, &body);
                 None
@@ -202,17 +231,23 @@ impl Server {
         method: &str,
         params: Option<&ParamsField<'a>>,
         executor: &mut E,
+        now: u64,
     ) -> Result<std::borrow::Cow<'s, [u8]>, RpcError<'a>> {
         if method == "initialize" {
             return Err(self.versions.initialize_error(params));
         }
         self.versions.check(params)?;
-        let method_params = match params {
-            Some(ParamsField::Object(p)) => &p.method,
+        let (method_params, meta) = match params {
+            Some(ParamsField::Object(p)) => (&p.method, &p.meta),
             // `check` has refused every other case.
             _ => return Err(crate::meta::NO_PARAMS),
         };
-        self.methods.call(method, method_params, executor)
+        let declared = match meta {
+            MetaField::Object(m) => m.declared,
+            _ => 0,
+        };
+        let context = Context { declared, now };
+        self.methods.call(method, method_params, context, executor)
     }
 }
 

@@ -134,6 +134,9 @@ struct Answerer<'s> {
     limit: usize,
     level: LogLevel,
     stats: Stats,
+    /// Whether the configuration has multi round-trip targets, the only
+    /// ones that read the time: only then is the clock read, per line.
+    clock: bool,
 }
 
 impl<'s> Answerer<'s> {
@@ -144,6 +147,7 @@ impl<'s> Answerer<'s> {
             limit: server.config().max_line_bytes(),
             level,
             stats: Stats::default(),
+            clock: server.config().input().is_some(),
         }
     }
 
@@ -164,7 +168,8 @@ impl<'s> Answerer<'s> {
         self.stats.lines += 1;
         let n = self.stats.lines;
         let before = out.len();
-        match self.session.handle(line, out) {
+        let now = if self.clock { now() } else { 0 };
+        match self.session.handle_at(line, out, &mut crate::tools::Direct, now) {
             Disposition::Replied => {
                 self.stats.replies += 1;
                 if self.level >= LogLevel::Debug {
@@ -624,6 +629,14 @@ fn run<R: Read, L: Write>(driver: &mut Driver<'_, L>, mut input: R) -> Result<()
         }
         end += n;
     }
+}
+
+/// The driver's clock: seconds since 1970 (0 if the system clock is set
+/// before it), read only for configurations whose requests need it.
+fn now() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
 }
 
 #[cfg(test)]

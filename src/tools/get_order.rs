@@ -84,7 +84,7 @@ impl GetOrder {
 }
 
 impl Tool for GetOrder {
-    fn name(&self) -> &'static str {
+    fn name(&self) -> &str {
         NAME
     }
 

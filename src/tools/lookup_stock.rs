@@ -61,7 +61,7 @@ impl LookupStock {
 }
 
 impl Tool for LookupStock {
-    fn name(&self) -> &'static str {
+    fn name(&self) -> &str {
         NAME
     }
 

@@ -137,7 +137,7 @@ pub struct Checked<'b> {
 }
 
 impl<'b> Checked<'b> {
-    fn new(args: &'b Arguments<'b>, era: Era) -> Self {
+    pub(crate) fn new(args: &'b Arguments<'b>, era: Era) -> Self {
         Checked { args, era }
     }
     /// The era the call is answered in.
@@ -157,7 +157,7 @@ impl<'b> Checked<'b> {
 /// One tool of the catalog.
 pub trait Tool: Send + Sync {
     /// The tool's name, as listed and called.
-    fn name(&self) -> &'static str;
+    fn name(&self) -> &str;
     /// The tool's entry in `tools/list` (a `Tool` of the schema).
     fn descriptor(&self) -> Node;
     /// Checks arguments against the `inputSchema` the descriptor advertises,
@@ -227,7 +227,7 @@ impl<'t, 'b> Call<'t, 'b> {
     }
 
     /// The tool's name.
-    pub fn name(&self) -> &'static str {
+    pub fn name(&self) -> &'t str {
         self.tool.name()
     }
 
@@ -265,7 +265,7 @@ impl Catalog {
         if let Some(stock) = config.stock() {
             tools.push(Box::new(lookup_stock::LookupStock::new(config, stock)));
         }
-        tools.sort_by_key(|t| t.name());
+        tools.sort_by(|a, b| a.name().cmp(b.name()));
         Catalog { tools }
     }
     /// The tool called `name`, if this configuration offers it.
