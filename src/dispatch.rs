@@ -215,10 +215,15 @@ impl Methods {
     ///
     /// `supported_versions` is what `server/discover` lists.
     pub(crate) fn new(config: &Config, supported_versions: &[String]) -> Self {
-        let catalog = Catalog::new(config);
+        let inputs = Inputs::new(config);
+        let extra = inputs
+            .iter()
+            .flat_map(|i| i.tools())
+            .map(|t| Box::new(t.clone()) as Box<dyn Tool>)
+            .collect();
+        let catalog = Catalog::new(config).with_extra(extra);
         let identity = config.identity();
         let resources = Resources::new(config);
-        let inputs = Inputs::new(config);
         let extra_prompts = inputs
             .iter()
             .flat_map(|i| i.prompts())
@@ -254,14 +259,8 @@ impl Methods {
         cache_fields(&mut members, config.discover_cache());
         let discover = complete_result(members, identity);
 
-        // `ListToolsResult`: tools (the catalog's and the input tools, by
-        // name), then the caching hints.
-        let mut named: Vec<(&str, Node)> = catalog.iter().map(|t| (t.name(), t.descriptor())).collect();
-        for tool in inputs.iter().flat_map(|i| i.tools()) {
-            named.push((tool.name(), tool.descriptor()));
-        }
-        named.sort_by(|a, b| a.0.cmp(b.0));
-        let tools = named.into_iter().map(|(_, d)| d).collect();
+        // `ListToolsResult`: tools, then the caching hints.
+        let tools = catalog.iter().map(|t| t.descriptor()).collect();
         let mut members = vec![("tools", Node::Arr(tools))];
         cache_fields(&mut members, config.tools_cache());
         let list = complete_result(members, identity);
@@ -330,9 +329,9 @@ impl Methods {
         executor: &mut E,
     ) -> Result<Cow<'s, [u8]>, RpcError<'static>> {
         if let (Some(inputs), Some(Shallow::Str(name))) = (&self.inputs, &params.name)
-            && let Some(tool) = inputs.tool(name)
+            && let (Some(input), Some(tool)) = (inputs.tool(name), self.catalog.find(name))
         {
-            return self.call_input_tool(inputs, tool, params, context, executor);
+            return self.call_input_tool(inputs, input, tool, params, context, executor);
         }
         match call_tool(&self.catalog, params, executor, Era::Modern)? {
             ToolOutcome::Ran(body) | ToolOutcome::InvalidArguments(body) => Ok(Cow::Borrowed(body)),
@@ -345,7 +344,8 @@ impl Methods {
     fn call_input_tool<'s, E: Executor>(
         &'s self,
         inputs: &'s Inputs,
-        tool: &'s crate::input::InputTool,
+        input: &'s crate::input::InputTool,
+        tool: &'s dyn Tool,
         params: &MethodParams<'_>,
         context: Context,
         executor: &mut E,
@@ -360,9 +360,9 @@ impl Methods {
             Ok(checked) => checked,
             Err(invalid) => return Ok(Cow::Borrowed(invalid)),
         };
-        match inputs.judge(tool.target(), "tools/call", args, &self.ask(params, context))? {
+        match inputs.judge(input.target(), "tools/call", args, &self.ask(params, context))? {
             Judged::Complete => Ok(Cow::Borrowed(executor.run(Call::new(tool, checked)))),
-            Judged::Refused => Ok(Cow::Borrowed(tool.refused())),
+            Judged::Refused => Ok(Cow::Borrowed(input.refused())),
             Judged::Input(body) => Ok(Cow::Owned(body)),
         }
     }
@@ -438,7 +438,10 @@ pub(crate) fn call_tool<'s, E: Executor>(
         Some(ArgumentsField::Object(args)) => args,
         Some(ArgumentsField::Other(_)) => return Err(ARGS_NOT_OBJECT),
     };
-    let tool = catalog.find(name).ok_or(UNKNOWN_TOOL)?;
+    let tool = catalog
+        .find(name)
+        .filter(|t| era == Era::Modern || !t.modern_only())
+        .ok_or(UNKNOWN_TOOL)?;
     match tool.check(args, era) {
         Ok(args) => Ok(ToolOutcome::Ran(executor.run(Call::new(tool, args)))),
         Err(invalid) => Ok(ToolOutcome::InvalidArguments(invalid)),

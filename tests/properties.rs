@@ -245,7 +245,7 @@ proptest! {
         let mut out = Vec::new();
         server.respond_with(&case.line, &mut out, &mut counting);
         let catalog: Vec<&str> = server.catalog().iter().map(|t| t.name()).collect();
-        prop_assert!(counting.ran.iter().all(|t| catalog.contains(t)), "ran {:?}", counting.ran);
+        prop_assert!(counting.ran.iter().all(|t| catalog.contains(&t.as_str())), "ran {:?}", counting.ran);
         prop_assert!(counting.ran.len() <= 1, "ran {:?}", counting.ran);
         if let Some(tool) = case.expect.runs() {
             let expected: Vec<&str> = tool.into_iter().collect();

@@ -104,6 +104,7 @@ pub(crate) enum Judged {
 }
 
 /// A configured tool that asks for input.
+#[derive(Clone)]
 pub(crate) struct InputTool {
     target: InputTarget,
     complete: Rendered,
@@ -134,6 +135,9 @@ impl Tool for InputTool {
     }
     fn mirrored(&self) -> &[Mirrored] {
         &[]
+    }
+    fn modern_only(&self) -> bool {
+        true
     }
 }
 
@@ -167,11 +171,14 @@ impl InputPrompt {
             .iter()
             .map(|a| obj! { "name" => a, "required" => false })
             .collect();
-        obj! {
-            "name" => &self.target.name,
-            "description" => &self.target.description,
-            "arguments" => Node::Arr(arguments),
+        let mut members = vec![
+            ("name", Node::from(&self.target.name)),
+            ("description", Node::from(&self.target.description)),
+        ];
+        if !self.target.arguments.is_empty() {
+            members.push(("arguments", Node::Arr(arguments)));
         }
+        Node::obj(members)
     }
     /// The body of its complete `GetPromptResult`.
     pub(crate) fn complete(&self) -> &[u8] {
@@ -282,11 +289,11 @@ impl Inputs {
             // configuration changed under the same key gets here.
             return Err(state::INVALID);
         };
-        let needed = needed(inputs, ask.declared)?;
+        let wanted = needed(inputs, ask.declared)?;
         let mut answered = answered;
         let mut refused = false;
         for (i, input) in inputs.iter().enumerate() {
-            if !needed.contains(&i) {
+            if !wanted.contains(&i) {
                 continue;
             }
             if let Some(value) = responses.get(&input.key) {
@@ -300,7 +307,7 @@ impl Inputs {
         if refused {
             return Ok(Judged::Refused);
         }
-        let missing: Vec<usize> = needed
+        let missing: Vec<usize> = wanted
             .iter()
             .copied()
             .filter(|&i| answered & (1 << i) == 0)

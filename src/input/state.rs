@@ -272,7 +272,7 @@ mod tests {
             open(KEY, &bound, &state(format!("{sealed}-TAMPERED")), 0),
             Err(INVALID)
         );
-        assert_eq!(open(KEY, &bound, &Shallow::Integer(1.into()), 0), Err(NOT_STRING));
+        assert_eq!(open(KEY, &bound, &Shallow::Integer(1i64.into()), 0), Err(NOT_STRING));
     }
 
     #[test]

@@ -171,6 +171,12 @@ pub trait Tool: Send + Sync {
     /// (from the configuration), as `(parameter, header name)`: what the
     /// HTTP binding validates `Mcp-Param-{Name}` headers against (row H14).
     fn mirrored(&self) -> &[Mirrored];
+    /// Whether the tool exists in 2026-07-28 only: a multi round-trip tool
+    /// (`crate::input`), which no legacy era can ask for input for, is
+    /// neither listed nor called there.
+    fn modern_only(&self) -> bool {
+        false
+    }
 }
 
 /// A tool parameter mirrored into the header `Mcp-Param-{header}`.
@@ -267,6 +273,13 @@ impl Catalog {
         }
         tools.sort_by(|a, b| a.name().cmp(b.name()));
         Catalog { tools }
+    }
+    /// The catalog with `extra` tools added (the configured multi
+    /// round-trip tools, built by `crate::dispatch`), in name order.
+    pub(crate) fn with_extra(mut self, extra: Vec<Box<dyn Tool>>) -> Self {
+        self.tools.extend(extra);
+        self.tools.sort_by(|a, b| a.name().cmp(b.name()));
+        self
     }
     /// The tool called `name`, if this configuration offers it.
     pub fn find(&self, name: &str) -> Option<&dyn Tool> {

@@ -61,12 +61,12 @@ pub const TARGETS: &[(&str, Target)] = &[
 #[derive(Debug, Default)]
 pub struct Counting {
     /// The names of the tools executed, in order.
-    pub ran: Vec<&'static str>,
+    pub ran: Vec<String>,
 }
 
 impl Executor for Counting {
     fn run<'t>(&mut self, call: Call<'t, '_>) -> &'t [u8] {
-        self.ran.push(call.name());
+        self.ran.push(call.name().to_owned());
         call.run()
     }
 }
@@ -231,7 +231,7 @@ fn check_expected(fixture: &Fixture, line: &[u8], reply: Option<&[u8]>, expect: 
 
 /// At most one tool ran, a catalog tool, and exactly the one the model
 /// says (when it can tell; else only for a reply that is a result).
-fn check_runs(fixture: &Fixture, expect: &Expect, reply: Option<&[u8]>, ran: &[&'static str]) {
+fn check_runs(fixture: &Fixture, expect: &Expect, reply: Option<&[u8]>, ran: &[String]) {
     let name = fixture.name;
     assert!(ran.len() <= 1, "[{name}] more than one tool ran: {ran:?}");
     if let Some(tool) = ran.first() {
@@ -242,7 +242,7 @@ fn check_runs(fixture: &Fixture, expect: &Expect, reply: Option<&[u8]>, ran: &[&
     }
     match expect.runs() {
         Some(tool) => {
-            if ran.first().copied() != tool || ran.len() > 1 {
+            if ran.first().map(String::as_str) != tool || ran.len() > 1 {
                 let want: Vec<&str> = tool.into_iter().collect();
                 panic!(
                     "[{name}] tools run, row {}: ran {ran:?}, expected {want:?}",
@@ -282,7 +282,7 @@ fn reply_of(name: &str, disposition: Disposition, out: Vec<u8>) -> Option<Vec<u8
 /// the model's expectation, the tools run are the ones the model says, the
 /// same line gives the same bytes, and the configuration is unchanged.
 /// Returns the reply, the tools that ran and the expectation.
-pub fn check_line(fixture: &Fixture, line: &[u8]) -> (Option<Vec<u8>>, Vec<&'static str>, Expect) {
+pub fn check_line(fixture: &Fixture, line: &[u8]) -> (Option<Vec<u8>>, Vec<String>, Expect) {
     let name = fixture.name;
     let server = &fixture.server;
     let mut out = Vec::new();
