@@ -42,6 +42,7 @@
 pub mod auth;
 pub mod canonical;
 pub mod catalog;
+pub mod input;
 
 /// Row W2: every error code the server may put on the wire, and no other
 /// (`-32603` and `-32021` are never emitted: docs/behavior.md, row W2).
