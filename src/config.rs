@@ -465,7 +465,15 @@ impl Config {
         check_param_headers(&self.param_headers)?;
         check_http(&self.http)?;
         if let Some(input) = &self.input {
-            input.validate(&["get_order", "lookup_stock"], &[crate::catalog::REPLY_TO_CUSTOMER, crate::catalog::RETURNS_HELP]).map_err(invalid)?;
+            input
+                .validate(
+                    &["get_order", "lookup_stock"],
+                    &[
+                        crate::catalog::REPLY_TO_CUSTOMER,
+                        crate::catalog::RETURNS_HELP,
+                    ],
+                )
+                .map_err(invalid)?;
         }
         self.catalog.validate(is_rfc3339_utc).map_err(invalid)
     }

@@ -32,16 +32,14 @@ use serde::de::{DeserializeSeed, Deserializer, MapAccess, Visitor};
 
 use crate::canonical::{Node, obj};
 use crate::completion::Completion;
-use crate::input::{Ask, Inputs, Judged};
 use crate::config::Config;
 use crate::error::{Code, RpcError};
+use crate::input::{Ask, Inputs, Judged};
 use crate::json::{KeySet, ScanSeed, Shallow, Str, ValueSeed};
 use crate::prompts::Prompts;
 use crate::resources::Resources;
 pub(crate) use crate::tools::ArgumentsField;
-use crate::tools::{
-    Arguments, Call, Catalog, Era, Executor, Tool, cache_fields, complete_result,
-};
+use crate::tools::{Arguments, Call, Catalog, Era, Executor, Tool, cache_fields, complete_result};
 
 /// The method params of a request, beyond `_meta`.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -360,7 +358,12 @@ impl Methods {
             Ok(checked) => checked,
             Err(invalid) => return Ok(Cow::Borrowed(invalid)),
         };
-        match inputs.judge(input.target(), "tools/call", args, &self.ask(params, context))? {
+        match inputs.judge(
+            input.target(),
+            "tools/call",
+            args,
+            &self.ask(params, context),
+        )? {
             Judged::Complete => Ok(Cow::Borrowed(executor.run(Call::new(tool, checked)))),
             Judged::Refused => Ok(Cow::Borrowed(input.refused())),
             Judged::Input(body) => Ok(Cow::Owned(body)),
@@ -389,7 +392,12 @@ impl Methods {
             Some(ArgumentsField::Object(args)) if prompt.accepts(args) => args,
             Some(_) => return Err(crate::prompts::BAD_ARGUMENTS),
         };
-        match inputs.judge(prompt.target(), "prompts/get", args, &self.ask(params, context))? {
+        match inputs.judge(
+            prompt.target(),
+            "prompts/get",
+            args,
+            &self.ask(params, context),
+        )? {
             Judged::Complete => Ok(Cow::Borrowed(prompt.complete())),
             Judged::Refused => Err(crate::input::PROMPT_REFUSED),
             Judged::Input(body) => Ok(Cow::Owned(body)),

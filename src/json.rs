@@ -353,7 +353,10 @@ mod tests {
         };
         let (v, dup) = decode(r#"{"a":[1,-2,1.5,"x",null,true],"b":{"c":{}}}"#);
         assert!(!dup);
-        assert_eq!(v, serde_json::json!({"a":[1,-2,1.5,"x",null,true],"b":{"c":{}}}));
+        assert_eq!(
+            v,
+            serde_json::json!({"a":[1,-2,1.5,"x",null,true],"b":{"c":{}}})
+        );
         assert!(decode(r#"{"a":{"k":1,"k":2}}"#).1);
         assert_eq!(decode(r#"{"k":1,"k":2}"#).0, serde_json::json!({"k":1}));
     }

@@ -137,8 +137,11 @@ impl Prompts {
         if c.prompts.is_empty() && extra.is_empty() {
             return None;
         }
-        let mut listed: Vec<(String, Node)> =
-            c.prompts.iter().map(|p| (p.clone(), descriptor(p))).collect();
+        let mut listed: Vec<(String, Node)> = c
+            .prompts
+            .iter()
+            .map(|p| (p.clone(), descriptor(p)))
+            .collect();
         listed.extend(extra);
         listed.sort_by(|a, b| a.0.cmp(&b.0));
         let mut members = vec![(

@@ -87,19 +87,32 @@ fn judged(server: &Server, request: &Value, now: u64) -> (Value, input::InputExp
     let want = input::check(server.config(), request, now, &reply)
         .unwrap_or_else(|e| panic!("{e}\nrequest {request}"));
     let ran = usize::from(want.runs);
-    assert_eq!(counting.ran.len(), ran, "tools run: {:?} for {request}", counting.ran);
+    assert_eq!(
+        counting.ran.len(),
+        ran,
+        "tools run: {:?} for {request}",
+        counting.ran
+    );
     (reply, want)
 }
 
 /// A valid answer to each kind.
 fn answer(kind: &str, key: &str) -> Value {
     match (kind, key) {
-        ("elicitation/create", "ok" | "confirm") => json!({"action": "accept", "content": {"ok": true}}),
+        ("elicitation/create", "ok" | "confirm") => {
+            json!({"action": "accept", "content": {"ok": true}})
+        }
         ("elicitation/create", "ctx") => json!({"action": "accept", "content": {"ctx": "c"}}),
-        ("elicitation/create", "user_context") => json!({"action": "accept", "content": {"context": "c"}}),
-        ("elicitation/create", "step2") => json!({"action": "accept", "content": {"color": "blue"}}),
+        ("elicitation/create", "user_context") => {
+            json!({"action": "accept", "content": {"context": "c"}})
+        }
+        ("elicitation/create", "step2") => {
+            json!({"action": "accept", "content": {"color": "blue"}})
+        }
         ("elicitation/create", _) => json!({"action": "accept", "content": {"name": "Alice"}}),
-        ("sampling/createMessage", _) => json!({"role": "assistant", "content": {"type": "text", "text": "Paris"}, "model": "m"}),
+        ("sampling/createMessage", _) => {
+            json!({"role": "assistant", "content": {"type": "text", "text": "Paris"}, "model": "m"})
+        }
         _ => json!({"roots": [{"uri": "file:///test/root", "name": "Test Root"}]}),
     }
 }
@@ -115,7 +128,13 @@ fn answers(result: &Value) -> Value {
 
 /// Runs a target to completion the way the suite does: every round
 /// answered in full, each retry carrying the state the last reply gave.
-fn complete(server: &Server, method: &str, name: &str, args: Value, now: u64) -> Vec<(Value, input::InputExpect)> {
+fn complete(
+    server: &Server,
+    method: &str,
+    name: &str,
+    args: Value,
+    now: u64,
+) -> Vec<(Value, input::InputExpect)> {
     let mut params = json!({"name": name, "arguments": args});
     let mut steps = Vec::new();
     for id in 1..10 {
@@ -149,60 +168,141 @@ fn every_conformance_target_completes_as_the_suite_expects() {
         assert_eq!(steps.len(), tool.rounds.len() + 1, "{}", tool.name);
         // Every round's state differs from the one before (the suite's
         // multi-round check).
-        let states: Vec<_> = steps.iter().filter_map(|(r, _)| r["result"].get("requestState")).collect();
+        let states: Vec<_> = steps
+            .iter()
+            .filter_map(|(r, _)| r["result"].get("requestState"))
+            .collect();
         assert_eq!(states.len(), if tool.state { tool.rounds.len() } else { 0 });
         assert!(states.windows(2).all(|w| w[0] != w[1]));
     }
-    let steps = complete(&server, "prompts/get", "test_input_required_result_prompt", json!({}), NOW);
+    let steps = complete(
+        &server,
+        "prompts/get",
+        "test_input_required_result_prompt",
+        json!({}),
+        NOW,
+    );
     assert!(steps.last().unwrap().0["result"]["messages"].is_array());
-    let state_ok = complete(&server, "tools/call", "test_input_required_result_request_state", json!({}), NOW);
-    let text = state_ok.last().unwrap().0["result"]["content"][0]["text"].as_str().unwrap().to_owned();
+    let state_ok = complete(
+        &server,
+        "tools/call",
+        "test_input_required_result_request_state",
+        json!({}),
+        NOW,
+    );
+    let text = state_ok.last().unwrap().0["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap()
+        .to_owned();
     assert!(text.contains("state-ok"), "{text}");
 }
 
 #[test]
 fn the_suite_s_error_and_capability_cases() {
     let server = Server::new(conformance());
-    let call = |params: Value, caps: &str| judged(&server, &request(9, "tools/call", params, caps), NOW);
+    let call =
+        |params: Value, caps: &str| judged(&server, &request(9, "tools/call", params, caps), NOW);
     let e = "test_input_required_result_elicitation";
     // Wrong key: asked again (I4); extra keys beside the right one: ignored (I12).
     assert_eq!(call(json!({"name": e, "arguments": {}, "inputResponses": {"wrong_key": {"action": "accept", "content": {"data": "x"}}}}), ALL_CAPS).1.row, "I4");
     let extra = json!({"user_name": answer("elicitation/create", "user_name"), "unknown_extra_key": {"action": "accept", "content": {"foo": "bar"}}, "another": 7});
-    assert_eq!(call(json!({"name": e, "arguments": {}, "inputResponses": extra}), ALL_CAPS).1.row, "I12");
+    assert_eq!(
+        call(
+            json!({"name": e, "arguments": {}, "inputResponses": extra}),
+            ALL_CAPS
+        )
+        .1
+        .row,
+        "I12"
+    );
     // Malformed (I10) and not an object (I5).
-    assert_eq!(call(json!({"name": e, "arguments": {}, "inputResponses": {"user_name": 12345}}), ALL_CAPS).1.row, "I10");
-    assert_eq!(call(json!({"name": e, "arguments": {}, "inputResponses": null}), ALL_CAPS).1.row, "I5");
+    assert_eq!(
+        call(
+            json!({"name": e, "arguments": {}, "inputResponses": {"user_name": 12345}}),
+            ALL_CAPS
+        )
+        .1
+        .row,
+        "I10"
+    );
+    assert_eq!(
+        call(
+            json!({"name": e, "arguments": {}, "inputResponses": null}),
+            ALL_CAPS
+        )
+        .1
+        .row,
+        "I5"
+    );
     // Declined and cancelled are never accepted (I11).
     for action in ["decline", "cancel"] {
         let refused = json!({"user_name": {"action": action, "content": {"name": "Alice"}}});
-        let (reply, want) = call(json!({"name": e, "arguments": {}, "inputResponses": refused}), ALL_CAPS);
+        let (reply, want) = call(
+            json!({"name": e, "arguments": {}, "inputResponses": refused}),
+            ALL_CAPS,
+        );
         assert_eq!(want.row, "I11");
         assert_eq!(reply["result"]["isError"], json!(true));
     }
     // Only declared kinds are asked for (I2, the suite's capability check),
     // and a request that can receive nothing it needs gets -32021 (I3).
-    let (reply, _) = call(json!({"name": "test_input_required_result_capabilities", "arguments": {}}), r#"{"sampling":{}}"#);
-    let kinds: Vec<_> = reply["result"]["inputRequests"].as_object().unwrap().values().map(|r| r["method"].clone()).collect();
+    let (reply, _) = call(
+        json!({"name": "test_input_required_result_capabilities", "arguments": {}}),
+        r#"{"sampling":{}}"#,
+    );
+    let kinds: Vec<_> = reply["result"]["inputRequests"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|r| r["method"].clone())
+        .collect();
     assert_eq!(kinds, [json!("sampling/createMessage")]);
-    let (reply, want) = call(json!({"name": "test_missing_capability", "arguments": {}}), "{}");
+    let (reply, want) = call(
+        json!({"name": "test_missing_capability", "arguments": {}}),
+        "{}",
+    );
     assert_eq!(want.row, "I3");
-    assert_eq!(reply["error"]["data"], json!({"requiredCapabilities": {"sampling": {}}}));
+    assert_eq!(
+        reply["error"]["data"],
+        json!({"requiredCapabilities": {"sampling": {}}})
+    );
     // The suite's tampering: the state with "-TAMPERED" appended (I7).
     let t = "test_input_required_result_tampered_state";
     let (first, _) = call(json!({"name": t, "arguments": {}}), ALL_CAPS);
-    let forged = format!("{}-TAMPERED", first["result"]["requestState"].as_str().unwrap());
-    let (_, want) = call(json!({"name": t, "arguments": {}, "inputResponses": answers(&first["result"]), "requestState": forged}), ALL_CAPS);
+    let forged = format!(
+        "{}-TAMPERED",
+        first["result"]["requestState"].as_str().unwrap()
+    );
+    let (_, want) = call(
+        json!({"name": t, "arguments": {}, "inputResponses": answers(&first["result"]), "requestState": forged}),
+        ALL_CAPS,
+    );
     assert_eq!(want.row, "I7");
 }
 
 #[test]
 fn no_input_required_result_outside_tools_call_and_prompts_get() {
     let server = Server::new(conformance());
-    for method in ["server/discover", "tools/list", "prompts/list", "resources/list", "completion/complete"] {
-        let line = request(1, method, json!({"inputResponses": {"x": 1}, "requestState": "x"}), ALL_CAPS);
+    for method in [
+        "server/discover",
+        "tools/list",
+        "prompts/list",
+        "resources/list",
+        "completion/complete",
+    ] {
+        let line = request(
+            1,
+            method,
+            json!({"inputResponses": {"x": 1}, "requestState": "x"}),
+            ALL_CAPS,
+        );
         let reply = server.respond(line.to_string().as_bytes()).unwrap();
         let reply: Value = serde_json::from_slice(&reply).unwrap();
-        assert_ne!(reply["result"]["resultType"], json!("input_required"), "{method}");
+        assert_ne!(
+            reply["result"]["resultType"],
+            json!("input_required"),
+            "{method}"
+        );
     }
 }
 
@@ -232,7 +332,13 @@ fn moves() -> impl Strategy<Value = Vec<(Move, bool, &'static str, u64)>> {
         1 => Just(Move::Decline),
         1 => Just(Move::None),
     ];
-    let caps = select(vec![ALL_CAPS, ALL_CAPS, r#"{"elicitation":{},"roots":{}}"#, r#"{"elicitation":{}}"#, "{}"]);
+    let caps = select(vec![
+        ALL_CAPS,
+        ALL_CAPS,
+        r#"{"elicitation":{},"roots":{}}"#,
+        r#"{"elicitation":{}}"#,
+        "{}",
+    ]);
     // (move, keep the last state, capabilities, seconds later)
     prop::collection::vec((mv, prop::bool::weighted(0.85), caps, 0..90u64), 1..7)
 }
@@ -340,34 +446,82 @@ proptest! {
 #[test]
 fn over_http_the_state_belongs_to_the_token_s_user() {
     let config = with_auth(fixture("nobody", 7), settings(issuer().jwks()));
-    let binding = Binding::new(Server::new(config.clone()), Bound { port: LISTEN.port, loopback: true });
+    let binding = Binding::new(
+        Server::new(config.clone()),
+        Bound {
+            port: LISTEN.port,
+            loopback: true,
+        },
+    );
     let keys = Keys::from_jwks(issuer().jwks()).unwrap();
     let send = |body: &Value, user: &str| -> (u16, Value, usize) {
         let body = body.to_string();
         let mut headers = conforming(&config, LISTEN, body.as_bytes());
         let token = issuer().token(user, "orders:read", false);
-        headers.push(("Authorization".into(), format!("Bearer {token}").into_bytes()));
-        let http = HttpRequest { method: "POST".into(), target: "/mcp".into(), headers, body: body.into_bytes() };
+        headers.push((
+            "Authorization".into(),
+            format!("Bearer {token}").into_bytes(),
+        ));
+        let http = HttpRequest {
+            method: "POST".into(),
+            target: "/mcp".into(),
+            headers,
+            body: body.into_bytes(),
+        };
         let heads = header_refs(&http);
-        let request = Request { method: "POST", target: "/mcp", headers: &heads, body: &http.body };
+        let request = Request {
+            method: "POST",
+            target: "/mcp",
+            headers: &heads,
+            body: &http.body,
+        };
         let mut ran = Counting::default();
-        let trust = Trust { keys: &keys, now: NOW, verified: None };
+        let trust = Trust {
+            keys: &keys,
+            now: NOW,
+            verified: None,
+        };
         let response = binding.respond_at(&request, &trust, &mut ran);
-        (response.status, serde_json::from_slice(&response.body).unwrap_or(Value::Null), ran.ran.len())
+        (
+            response.status,
+            serde_json::from_slice(&response.body).unwrap_or(Value::Null),
+            ran.ran.len(),
+        )
     };
-    let first = request(1, "tools/call", json!({"name": "confirm", "arguments": {}}), ALL_CAPS);
+    let first = request(
+        1,
+        "tools/call",
+        json!({"name": "confirm", "arguments": {}}),
+        ALL_CAPS,
+    );
     let (status, reply, _) = send(&first, "mira");
     assert_eq!(status, 200, "{reply}");
-    let retry = request(2, "tools/call", json!({"name": "confirm", "arguments": {},
-        "inputResponses": answers(&reply["result"]), "requestState": reply["result"]["requestState"]}), ALL_CAPS);
+    let retry = request(
+        2,
+        "tools/call",
+        json!({"name": "confirm", "arguments": {},
+        "inputResponses": answers(&reply["result"]), "requestState": reply["result"]["requestState"]}),
+        ALL_CAPS,
+    );
     let (status, refused, ran) = send(&retry, "tomas");
     assert_eq!((status, ran), (400, 0), "{refused}");
     assert_eq!(refused["error"]["message"], json!(input::STATE_INVALID));
     let (status, done, ran) = send(&retry, "mira");
     assert_eq!((status, ran), (200, 1), "{done}");
     // -32021 is 400 over HTTP (basic/index.mdx).
-    let (status, missing, _) = send(&request(3, "tools/call", json!({"name": "greet", "arguments": {}}), "{}"), "mira");
-    assert_eq!((status, missing["error"]["code"].as_i64()), (400, Some(input::MISSING_CAPABILITY)));
+    let (status, missing, _) = send(
+        &request(
+            3,
+            "tools/call",
+            json!({"name": "greet", "arguments": {}}),
+            "{}",
+        ),
+        "mira",
+    );
+    assert_eq!(
+        (status, missing["error"]["code"].as_i64()),
+        (400, Some(input::MISSING_CAPABILITY))
+    );
 }
 
 /// The clock is an input: the same line at the same time gives the same
@@ -375,7 +529,13 @@ fn over_http_the_state_belongs_to_the_token_s_user() {
 #[test]
 fn same_inputs_same_bytes_and_the_expiry_is_inclusive() {
     let server = Server::new(fixture("mira", 7));
-    let line = request(1, "tools/call", json!({"name": "confirm", "arguments": {}}), ALL_CAPS).to_string();
+    let line = request(
+        1,
+        "tools/call",
+        json!({"name": "confirm", "arguments": {}}),
+        ALL_CAPS,
+    )
+    .to_string();
     let at = |now| {
         let mut out = Vec::new();
         server.respond_at(line.as_bytes(), &mut out, &mut Counting::default(), now);
@@ -384,8 +544,13 @@ fn same_inputs_same_bytes_and_the_expiry_is_inclusive() {
     assert_eq!(at(NOW), at(NOW));
     assert_ne!(at(NOW), at(NOW + 1));
     let first: Value = serde_json::from_slice(&at(NOW)).unwrap();
-    let retry = request(2, "tools/call", json!({"name": "confirm", "arguments": {},
-        "inputResponses": answers(&first["result"]), "requestState": first["result"]["requestState"]}), ALL_CAPS);
+    let retry = request(
+        2,
+        "tools/call",
+        json!({"name": "confirm", "arguments": {},
+        "inputResponses": answers(&first["result"]), "requestState": first["result"]["requestState"]}),
+        ALL_CAPS,
+    );
     assert_eq!(judged(&server, &retry, NOW + 60).1.row, "I12");
     assert_eq!(judged(&server, &retry, NOW + 61).1.row, "I8");
 }
@@ -394,7 +559,9 @@ fn same_inputs_same_bytes_and_the_expiry_is_inclusive() {
 /// neither listed nor called there.
 #[test]
 fn input_tools_are_modern_only() {
-    let config = fixture("mira", 7).with_legacy_versions(vec!["2025-11-25".into()]).unwrap();
+    let config = fixture("mira", 7)
+        .with_legacy_versions(vec!["2025-11-25".into()])
+        .unwrap();
     let server = Server::new(config);
     let mut session = mcp_reference::Session::new(&server);
     let mut out = Vec::new();
@@ -406,8 +573,22 @@ fn input_tools_are_modern_only() {
     ] {
         session.handle_with(line.as_bytes(), &mut out, &mut Counting::default());
     }
-    let replies: Vec<Value> = out.split(|b| *b == b'\n').filter(|l| !l.is_empty()).map(|l| serde_json::from_slice(l).unwrap()).collect();
-    let names: Vec<_> = replies[1]["result"]["tools"].as_array().unwrap().iter().map(|t| t["name"].clone()).collect();
+    let replies: Vec<Value> = out
+        .split(|b| *b == b'\n')
+        .filter(|l| !l.is_empty())
+        .map(|l| serde_json::from_slice(l).unwrap())
+        .collect();
+    let names: Vec<_> = replies[1]["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].clone())
+        .collect();
     assert_eq!(names, [json!("get_order")]);
-    assert!(replies[2]["error"]["message"].as_str().unwrap().starts_with("Unknown tool"));
+    assert!(
+        replies[2]["error"]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("Unknown tool")
+    );
 }

@@ -73,7 +73,11 @@ impl InputKind {
         }
     }
     /// Every kind, in the order `requiredCapabilities` lists them.
-    pub const ALL: [InputKind; 3] = [InputKind::Elicitation, InputKind::Roots, InputKind::Sampling];
+    pub const ALL: [InputKind; 3] = [
+        InputKind::Elicitation,
+        InputKind::Roots,
+        InputKind::Sampling,
+    ];
 }
 
 /// One input request of a round.
@@ -158,7 +162,11 @@ impl InputRequired {
 
     /// Checks everything the module documentation lists; the error is one
     /// sentence. `tool_names` are the names the built-in tools take.
-    pub(crate) fn validate(&self, tool_names: &[&str], prompt_names: &[&str]) -> Result<(), String> {
+    pub(crate) fn validate(
+        &self,
+        tool_names: &[&str],
+        prompt_names: &[&str],
+    ) -> Result<(), String> {
         if self.issues_state() {
             if !cfg!(feature = "state") {
                 return Err("input_required issues requestState, which needs the binary's state feature (HMAC-SHA256); this build has none".into());
@@ -181,7 +189,11 @@ impl InputRequired {
                         target.name
                     ));
                 }
-                let builtin = if what == "tool" { tool_names } else { prompt_names };
+                let builtin = if what == "tool" {
+                    tool_names
+                } else {
+                    prompt_names
+                };
                 if builtin.contains(&target.name.as_str()) {
                     return Err(format!(
                         "input_required {what} {:?} takes the name of a built-in {what}",
@@ -198,13 +210,19 @@ impl InputRequired {
 fn check_target(what: &str, target: &InputTarget) -> Result<(), String> {
     let name = &target.name;
     let mut args = std::collections::BTreeSet::new();
-    if !target.arguments.iter().all(|a| !a.is_empty() && args.insert(a)) {
+    if !target
+        .arguments
+        .iter()
+        .all(|a| !a.is_empty() && args.insert(a))
+    {
         return Err(format!(
             "input_required {what} {name:?} names an empty argument or one twice"
         ));
     }
     if target.rounds.is_empty() || target.rounds.len() > 16 {
-        return Err(format!("input_required {what} {name:?} needs 1 to 16 rounds"));
+        return Err(format!(
+            "input_required {what} {name:?} needs 1 to 16 rounds"
+        ));
     }
     if target.rounds.len() > 1 && !target.state {
         return Err(format!(
@@ -244,13 +262,13 @@ fn check_params(input: &InputSpec) -> Result<(), &'static str> {
         InputKind::Roots => Ok(()),
         InputKind::Sampling => {
             let messages = params.get("messages").and_then(Value::as_array);
-            if !messages.is_some_and(|m| !m.is_empty()) {
+            if messages.is_none_or(|m| m.is_empty()) {
                 return Err("a sampling request needs a non-empty messages array");
             }
-            if !params
+            if params
                 .get("maxTokens")
                 .and_then(Value::as_u64)
-                .is_some_and(|n| n >= 1)
+                .is_none_or(|n| n < 1)
             {
                 return Err("a sampling request needs an integer maxTokens of at least 1");
             }
@@ -312,17 +330,24 @@ mod tests {
 
     #[test]
     fn a_good_configuration_loads_and_bad_ones_say_why() {
-        assert_eq!(target(json!([[elicit()]]), false).validate(&[], &[]), Ok(()));
+        assert_eq!(
+            target(json!([[elicit()]]), false).validate(&[], &[]),
+            Ok(())
+        );
         let two = target(json!([[elicit()], [elicit()]]), false).validate(&[], &[]);
         assert!(two.unwrap_err().contains("needs \"state\": true"));
         let dup = target(json!([[elicit(), elicit()]]), true).validate(&[], &[]);
         assert!(dup.unwrap_err().contains("appears twice"));
         let mut nested = elicit();
         nested["params"]["requestedSchema"]["properties"]["name"] = json!({"type": "object"});
-        let err = target(json!([[nested]]), false).validate(&[], &[]).unwrap_err();
+        let err = target(json!([[nested]]), false)
+            .validate(&[], &[])
+            .unwrap_err();
         assert!(err.contains("primitive") || err.contains("string, number"));
         let sampling = json!({"key": "s", "kind": "sampling", "params": {"messages": []}});
-        let err = target(json!([[sampling]]), false).validate(&[], &[]).unwrap_err();
+        let err = target(json!([[sampling]]), false)
+            .validate(&[], &[])
+            .unwrap_err();
         assert!(err.contains("messages"));
         let clash = target(json!([[elicit()]]), false).validate(&["t"], &[]);
         assert!(clash.unwrap_err().contains("built-in"));

@@ -364,7 +364,8 @@ impl Binding {
                     );
                     return Response::json(400, out);
                 }
-                let code = server.answer_request(&id, &method, params.as_ref(), &mut out, executor, now);
+                let code =
+                    server.answer_request(&id, &method, params.as_ref(), &mut out, executor, now);
                 Response::json(status_of(code), out)
             }
         }

@@ -55,9 +55,9 @@ fn elicitation(spec: &InputSpec, answer: &Map<String, Value>) -> Option<Answer> 
                 .flatten()
                 .filter_map(Value::as_str)
                 .all(|name| content.contains_key(name));
-            let typed = properties.iter().all(|(name, property)| {
-                content.get(name).is_none_or(|v| fits(property, v))
-            });
+            let typed = properties
+                .iter()
+                .all(|(name, property)| content.get(name).is_none_or(|v| fits(property, v)));
             (all_present && typed).then_some(Answer::Accepted)
         }
         _ => None,
@@ -132,10 +132,19 @@ mod tests {
     fn elicitation_answers() {
         let s = spec(InputKind::Elicitation);
         let ok = |v: Value| judge(&s, &v);
-        assert_eq!(ok(json!({"action": "accept", "content": {"name": "Alice"}})), Some(Answer::Accepted));
-        assert_eq!(ok(json!({"action": "accept", "content": {"name": "A", "n": 3, "c": "red", "x": [1]}})), Some(Answer::Accepted));
+        assert_eq!(
+            ok(json!({"action": "accept", "content": {"name": "Alice"}})),
+            Some(Answer::Accepted)
+        );
+        assert_eq!(
+            ok(json!({"action": "accept", "content": {"name": "A", "n": 3, "c": "red", "x": [1]}})),
+            Some(Answer::Accepted)
+        );
         assert_eq!(ok(json!({"action": "decline"})), Some(Answer::Refused));
-        assert_eq!(ok(json!({"action": "cancel", "content": {"name": "Alice"}})), Some(Answer::Refused));
+        assert_eq!(
+            ok(json!({"action": "cancel", "content": {"name": "Alice"}})),
+            Some(Answer::Refused)
+        );
         for bad in [
             json!(12345),
             json!(null),
@@ -156,11 +165,29 @@ mod tests {
         let s = spec(InputKind::Sampling);
         let good = json!({"role": "assistant", "content": {"type": "text", "text": "Paris"}, "model": "m", "stopReason": "endTurn"});
         assert_eq!(judge(&s, &good), Some(Answer::Accepted));
-        assert_eq!(judge(&s, &json!({"role": "assistant", "content": [], "model": "m"})), None);
-        assert_eq!(judge(&s, &json!({"role": "robot", "content": {"type": "text"}, "model": "m"})), None);
-        assert_eq!(judge(&s, &json!({"role": "user", "content": {"type": "text"}})), None);
+        assert_eq!(
+            judge(
+                &s,
+                &json!({"role": "assistant", "content": [], "model": "m"})
+            ),
+            None
+        );
+        assert_eq!(
+            judge(
+                &s,
+                &json!({"role": "robot", "content": {"type": "text"}, "model": "m"})
+            ),
+            None
+        );
+        assert_eq!(
+            judge(&s, &json!({"role": "user", "content": {"type": "text"}})),
+            None
+        );
         let r = spec(InputKind::Roots);
-        assert_eq!(judge(&r, &json!({"roots": [{"uri": "file:///a", "name": "A"}]})), Some(Answer::Accepted));
+        assert_eq!(
+            judge(&r, &json!({"roots": [{"uri": "file:///a", "name": "A"}]})),
+            Some(Answer::Accepted)
+        );
         assert_eq!(judge(&r, &json!({"roots": []})), Some(Answer::Accepted));
         assert_eq!(judge(&r, &json!({"roots": [{"uri": "https://a"}]})), None);
         assert_eq!(judge(&r, &json!({"roots": {}})), None);

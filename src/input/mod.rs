@@ -313,14 +313,16 @@ impl Inputs {
             .filter(|&i| answered & (1 << i) == 0)
             .collect();
         if !missing.is_empty() {
-            let body = self.input_required(target, &bound, ask.now, round, answered, inputs, &missing)?;
+            let body =
+                self.input_required(target, &bound, ask.now, round, answered, inputs, &missing)?;
             return Ok(Judged::Input(body));
         }
         match target.rounds.get(round + 1) {
             None => Ok(Judged::Complete),
             Some(next) => {
                 let asked = needed(next, ask.declared)?;
-                let body = self.input_required(target, &bound, ask.now, round + 1, 0, next, &asked)?;
+                let body =
+                    self.input_required(target, &bound, ask.now, round + 1, 0, next, &asked)?;
                 Ok(Judged::Input(body))
             }
         }

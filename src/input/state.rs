@@ -253,15 +253,27 @@ mod tests {
         assert_eq!(open(KEY, &bound, &state(sealed.clone()), 101), Err(EXPIRED));
         let other = args(&[("x", "1")]);
         for wrong in [
-            Bound { principal: "tomas", ..bound },
-            Bound { method: "prompts/get", ..bound },
+            Bound {
+                principal: "tomas",
+                ..bound
+            },
+            Bound {
+                method: "prompts/get",
+                ..bound
+            },
             Bound { name: "u", ..bound },
-            Bound { args: &other, ..bound },
+            Bound {
+                args: &other,
+                ..bound
+            },
         ] {
             assert_eq!(open(KEY, &wrong, &state(sealed.clone()), 0), Err(INVALID));
         }
         let other_key = b"1123456789abcdef0123456789abcdef";
-        assert_eq!(open(other_key, &bound, &state(sealed.clone()), 0), Err(INVALID));
+        assert_eq!(
+            open(other_key, &bound, &state(sealed.clone()), 0),
+            Err(INVALID)
+        );
         for i in 0..sealed.len() {
             let mut bytes = sealed.clone().into_bytes();
             bytes[i] = if bytes[i] == b'A' { b'B' } else { b'A' };
@@ -272,7 +284,10 @@ mod tests {
             open(KEY, &bound, &state(format!("{sealed}-TAMPERED")), 0),
             Err(INVALID)
         );
-        assert_eq!(open(KEY, &bound, &Shallow::Integer(1i64.into()), 0), Err(NOT_STRING));
+        assert_eq!(
+            open(KEY, &bound, &Shallow::Integer(1i64.into()), 0),
+            Err(NOT_STRING)
+        );
     }
 
     #[test]
@@ -281,6 +296,9 @@ mod tests {
         let ba = args(&[("b", "2"), ("a", "1")]);
         assert_eq!(arguments(&ab), arguments(&ba));
         // No two splits of the same characters encode alike.
-        assert_ne!(arguments(&args(&[("ab", "c")])), arguments(&args(&[("a", "bc")])));
+        assert_ne!(
+            arguments(&args(&[("ab", "c")])),
+            arguments(&args(&[("a", "bc")]))
+        );
     }
 }

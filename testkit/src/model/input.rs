@@ -33,13 +33,13 @@ pub const RESPONSES_NOT_OBJECT: &str = "Invalid params: inputResponses must be a
 /// I6.
 pub const STATE_NOT_STRING: &str = "Invalid params: requestState must be a string";
 /// I7.
-pub const STATE_INVALID: &str =
-    "Invalid params: requestState does not verify for this request; send the request again without it";
+pub const STATE_INVALID: &str = "Invalid params: requestState does not verify for this request; send the request again without it";
 /// I8.
 pub const STATE_EXPIRED: &str =
     "Invalid params: requestState has expired; send the request again without it";
 /// I10.
-pub const BAD_ANSWER: &str = "Invalid params: an inputResponses value is not a valid result of the input request it answers";
+pub const BAD_ANSWER: &str =
+    "Invalid params: an inputResponses value is not a valid result of the input request it answers";
 /// I11, for a prompt.
 pub const PROMPT_REFUSED: &str =
     "Invalid params: the input this prompt needs was declined or cancelled; nothing was produced";
@@ -124,7 +124,11 @@ pub fn target<'c>(config: &'c Config, request: &Value) -> Option<(&'c InputTarge
     let input = config.input()?;
     let name = request.pointer("/params/name")?.as_str()?;
     match request.get("method")?.as_str()? {
-        "tools/call" => input.tools.iter().find(|t| t.name == name).map(|t| (t, true)),
+        "tools/call" => input
+            .tools
+            .iter()
+            .find(|t| t.name == name)
+            .map(|t| (t, true)),
         "prompts/get" => input
             .prompts
             .iter()
@@ -388,7 +392,10 @@ pub fn judge(spec: &InputSpec, answer: &Value) -> Option<bool> {
         },
         InputKind::Sampling => {
             let block = |v: &Value| v.get("type").is_some_and(Value::is_string);
-            let role = matches!(a.get("role").and_then(Value::as_str), Some("user" | "assistant"));
+            let role = matches!(
+                a.get("role").and_then(Value::as_str),
+                Some("user" | "assistant")
+            );
             let content = match a.get("content") {
                 Some(Value::Array(b)) => !b.is_empty() && b.iter().all(block),
                 Some(v) => block(v),
@@ -429,7 +436,11 @@ pub fn key(config: &Config) -> Vec<u8> {
     config
         .input()
         .and_then(|i| i.state_key.as_deref())
-        .and_then(|k| base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(k).ok())
+        .and_then(|k| {
+            base64::engine::general_purpose::URL_SAFE_NO_PAD
+                .decode(k)
+                .ok()
+        })
         .unwrap_or_default()
 }
 
@@ -440,7 +451,14 @@ fn field(out: &mut Vec<u8>, bytes: &[u8]) {
 
 /// The HMAC-SHA256 the state's tag must be (module `input::state` of the
 /// server, docs/behavior.md DEC40), from the model's own reading.
-fn tag(key: &[u8], principal: &str, method: &str, name: &str, args: &Map<String, Value>, header: &[u8]) -> Vec<u8> {
+fn tag(
+    key: &[u8],
+    principal: &str,
+    method: &str,
+    name: &str,
+    args: &Map<String, Value>,
+    header: &[u8],
+) -> Vec<u8> {
     let mut sorted: Vec<_> = args.iter().collect();
     sorted.sort_by(|a, b| a.0.cmp(b.0));
     let mut encoded = Vec::new();
@@ -498,14 +516,23 @@ pub fn open(
 
 /// Judges `reply` (the parsed reply line) against what is due to
 /// `request` at `now`; the error says what differs.
-pub fn check(config: &Config, request: &Value, now: u64, reply: &Value) -> Result<InputExpect, String> {
+pub fn check(
+    config: &Config,
+    request: &Value,
+    now: u64,
+    reply: &Value,
+) -> Result<InputExpect, String> {
     let want = expect(config, request, now).ok_or("not a request to an input target")?;
     let fail = |why: String| Err(format!("row {}: {why}; reply {reply}", want.row));
     if reply.get("id") != request.get("id") {
         return fail("the id differs".into());
     }
     match &want.due {
-        Due::Error { code, message, data } => {
+        Due::Error {
+            code,
+            message,
+            data,
+        } => {
             let e = reply.get("error");
             let got = (
                 e.and_then(|e| e.get("code")).and_then(Value::as_i64),
@@ -542,7 +569,10 @@ pub fn check(config: &Config, request: &Value, now: u64, reply: &Value) -> Resul
             match (state, r.get("requestState")) {
                 (None, None) => {}
                 (Some(want_state), Some(Value::String(s))) => {
-                    let method = request.get("method").and_then(Value::as_str).unwrap_or_default();
+                    let method = request
+                        .get("method")
+                        .and_then(Value::as_str)
+                        .unwrap_or_default();
                     let empty = Map::new();
                     let args = request
                         .pointer("/params/arguments")
@@ -550,7 +580,9 @@ pub fn check(config: &Config, request: &Value, now: u64, reply: &Value) -> Resul
                         .unwrap_or(&empty);
                     let opened = open(&key(config), config.user(), method, &target.name, args, s);
                     if opened != Some(*want_state) {
-                        return fail(format!("requestState opens to {opened:?}, expected {want_state:?}"));
+                        return fail(format!(
+                            "requestState opens to {opened:?}, expected {want_state:?}"
+                        ));
                     }
                 }
                 (want_state, got) => {
@@ -563,12 +595,16 @@ pub fn check(config: &Config, request: &Value, now: u64, reply: &Value) -> Resul
             let want_body = json!({"resultType": "complete", "content": [{"type": "text", "text": text}], "isError": is_error});
             let got_body = json!({"resultType": r.get("resultType"), "content": r.get("content"), "isError": r.get("isError")});
             if got_body != want_body {
-                return fail(format!("expected the tool result {text:?} isError {is_error}"));
+                return fail(format!(
+                    "expected the tool result {text:?} isError {is_error}"
+                ));
             }
         }
         Due::Prompt { text } => {
             let r = reply.get("result").ok_or("no result")?;
-            let got = r.pointer("/messages/0/content/text").and_then(Value::as_str);
+            let got = r
+                .pointer("/messages/0/content/text")
+                .and_then(Value::as_str);
             if r.get("resultType") != Some(&json!("complete")) || got != Some(text.as_str()) {
                 return fail(format!("expected the prompt {text:?}"));
             }
