@@ -44,8 +44,10 @@ pub mod canonical;
 pub mod catalog;
 pub mod input;
 
-/// Row W2: every error code the server may put on the wire, and no other
-/// (`-32603` and `-32021` are never emitted: docs/behavior.md, row W2).
+/// Row W2: every error code the server may put on the wire in a
+/// configuration without multi round-trip targets, and no other (`-32603`
+/// is never emitted; `-32021` only by an `input_required` target, row I3,
+/// whose model is [`input`]: docs/behavior.md, row W2).
 pub const ERROR_CODES: &[i64] = &[-32700, -32600, -32601, -32602, -32022];
 pub mod core;
 pub mod http;
