@@ -39,7 +39,7 @@ fn answer(server: &Server, line: &[u8]) -> Vec<u8> {
 }
 
 fn main() {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data/conformance-input.json");
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data/conformance.json");
     let mrtr = Server::new(Config::load(&path).expect("the fixtures load"));
     let textbook = Server::new(Config::default());
     let name = "test_input_required_result_request_state";

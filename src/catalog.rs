@@ -13,6 +13,7 @@
 //! | `resources` | policy texts and binary assets: uri, name, title, description, mimeType, annotations, and exactly one of `text` and `blob` (canonical Base64) | R1 to R4 |
 //! | `order_template` | the RFC 6570 template `PREFIX{order_id}` through which the user reads an order snapshot | R2, R5, R6 |
 //! | `prompts` | the names of the prompts offered (their texts are fixed in code, as tool descriptions are) | P1 to P7 |
+//! | `content_tools` | tools without arguments whose result is configured content blocks (text, image, audio, embedded resource) and `isError` (issue 38: the conformance suite's fixture tools) | T10, T11 |
 //!
 //! Spec: 2026-07-28 `server/resources.mdx` ("Resource", "Resource Contents",
 //! "Annotations", "Custom URI Schemes": URIs follow RFC 3986; "Binary data
@@ -143,6 +144,134 @@ pub struct Catalog {
     pub order_template: Option<OrderTemplate>,
     /// The prompts offered, in listing order (by name).
     pub prompts: Vec<String>,
+    /// Tools whose answer is configured content, in listing order (by
+    /// name).
+    pub content_tools: Vec<ContentTool>,
+}
+
+/// A tool that takes no arguments and answers with configured content
+/// blocks (`schema.ts` `CallToolResult`): the fixture kind of tool the
+/// official conformance suite calls (`test_simple_text`, ...). Its
+/// `inputSchema` is `{"type": "object", "additionalProperties": false}`,
+/// enforced: a call with any argument gets T6's kind of `isError` result.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct ContentTool {
+    /// Its name: 1 to 64 of `A-Za-z0-9_.-` (DEC21), unique among the
+    /// tools.
+    pub name: String,
+    /// A title for display.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// Its description.
+    pub description: String,
+    /// The content blocks of its result, at least one.
+    pub content: Vec<Content>,
+    /// Whether the result reports a tool error (`isError: true`).
+    #[serde(default)]
+    pub is_error: bool,
+}
+
+/// A content block (`schema.ts` `ContentBlock`): text, an image or audio
+/// as canonical Base64, or an embedded resource.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(tag = "type", rename_all = "lowercase", deny_unknown_fields)]
+pub enum Content {
+    /// `TextContent`.
+    Text {
+        /// The text.
+        text: String,
+    },
+    /// `ImageContent`.
+    Image {
+        /// Canonical padded standard Base64.
+        data: String,
+        /// Its MIME type.
+        #[serde(rename = "mimeType")]
+        mime_type: String,
+    },
+    /// `AudioContent`.
+    Audio {
+        /// Canonical padded standard Base64.
+        data: String,
+        /// Its MIME type.
+        #[serde(rename = "mimeType")]
+        mime_type: String,
+    },
+    /// `EmbeddedResource`.
+    Resource {
+        /// The resource's contents.
+        resource: Embedded,
+    },
+}
+
+/// The contents of an embedded resource (`TextResourceContents` or
+/// `BlobResourceContents`).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct Embedded {
+    /// Its URI.
+    pub uri: String,
+    /// Its MIME type.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mime_type: Option<String>,
+    /// Text content (exactly one of `text` and `blob`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+    /// Binary content, canonical padded standard Base64.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub blob: Option<String>,
+}
+
+/// Whether `text` is canonical padded standard Base64.
+fn canonical_base64(text: &str) -> bool {
+    STANDARD
+        .decode(text)
+        .is_ok_and(|bytes| STANDARD.encode(bytes) == text)
+}
+
+/// The names of the tools written in code: a content tool may not take one.
+const CODED_TOOLS: [&str; 2] = ["get_order", "lookup_stock"];
+
+impl ContentTool {
+    fn validate(&self) -> Result<(), String> {
+        let n = &self.name;
+        let name_ok = (1..=64).contains(&n.len())
+            && n.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"_.-".contains(&b));
+        if !name_ok || CODED_TOOLS.contains(&n.as_str()) {
+            return Err(format!(
+                "content tool {n:?} needs a name of 1 to 64 of A-Za-z0-9_.- that no coded tool (get_order, lookup_stock) has"
+            ));
+        }
+        if self.content.is_empty() {
+            return Err(format!(
+                "content tool {n:?} needs at least one content block"
+            ));
+        }
+        for block in &self.content {
+            let ok = match block {
+                Content::Text { .. } => true,
+                Content::Image { data, mime_type } | Content::Audio { data, mime_type } => {
+                    canonical_base64(data) && !mime_type.is_empty()
+                }
+                Content::Resource { resource: r } => {
+                    is_uri(&r.uri)
+                        && match (&r.text, &r.blob) {
+                            (Some(_), None) => true,
+                            (None, Some(blob)) => canonical_base64(blob),
+                            _ => false,
+                        }
+                }
+            };
+            if !ok {
+                return Err(format!(
+                    "content tool {n:?} has a content block that is not valid: image and audio need canonical Base64 data and a mimeType, a resource a URI and exactly one of text and canonical Base64 blob"
+                ));
+            }
+        }
+        Ok(())
+    }
 }
 
 /// Whether `uri` has the shape of an RFC 3986 URI: a scheme
@@ -166,11 +295,22 @@ impl Catalog {
     pub(crate) fn sort(&mut self) {
         self.resources.sort_by(|a, b| a.uri.cmp(&b.uri));
         self.prompts.sort();
+        self.content_tools.sort_by(|a, b| a.name.cmp(&b.name));
     }
 
     /// Checks everything a request will trust, once. `is_time` is the
     /// configuration's RFC 3339 check.
     pub(crate) fn validate(&self, is_time: fn(&str) -> bool) -> Result<(), String> {
+        let mut names = BTreeSet::new();
+        for tool in &self.content_tools {
+            tool.validate()?;
+            if !names.insert(tool.name.as_str()) {
+                return Err(format!(
+                    "content tool {:?} appears more than once",
+                    tool.name
+                ));
+            }
+        }
         let mut uris = BTreeSet::new();
         for r in &self.resources {
             if !is_uri(&r.uri) {

@@ -210,6 +210,7 @@ struct ConfigFile {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     prompts: Option<Vec<String>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    content_tools: Option<Vec<crate::catalog::ContentTool>>,
     input_required: Option<input::InputRequired>,
 }
 
@@ -334,6 +335,7 @@ impl Config {
             resources: file.resources.unwrap_or_default(),
             order_template: file.order_template,
             prompts: file.prompts.unwrap_or_default(),
+            content_tools: file.content_tools.unwrap_or_default(),
         };
         config.input = file.input_required;
         config.catalog.sort();
@@ -359,6 +361,7 @@ impl Config {
             resources: Some(self.catalog.resources.clone()).filter(|r| !r.is_empty()),
             order_template: self.catalog.order_template.clone(),
             prompts: Some(self.catalog.prompts.clone()).filter(|p| !p.is_empty()),
+            content_tools: Some(self.catalog.content_tools.clone()).filter(|t| !t.is_empty()),
             input_required: self.input.clone(),
         };
         // Strings, numbers and lists only: serializing cannot fail.
@@ -465,14 +468,10 @@ impl Config {
         check_param_headers(&self.param_headers)?;
         check_http(&self.http)?;
         if let Some(input) = &self.input {
+            let mut tools = vec!["get_order", "lookup_stock"];
+            tools.extend(self.catalog.content_tools.iter().map(|t| t.name.as_str()));
             input
-                .validate(
-                    &["get_order", "lookup_stock"],
-                    &[
-                        crate::catalog::REPLY_TO_CUSTOMER,
-                        crate::catalog::RETURNS_HELP,
-                    ],
-                )
+                .validate(&tools, crate::catalog::PROMPT_NAMES)
                 .map_err(invalid)?;
         }
         self.catalog.validate(is_rfc3339_utc).map_err(invalid)

@@ -431,6 +431,11 @@ pub(crate) fn write_error_text(
             write_str(out, requested);
             out.push(b'}');
         }
+        ErrorData::Uri(uri) => {
+            out.extend_from_slice(b",\"data\":{\"uri\":");
+            write_str(out, uri);
+            out.push(b'}');
+        }
         ErrorData::RequiredCapabilities(bits) => {
             out.extend_from_slice(b",\"data\":{\"requiredCapabilities\":{");
             let mut first = true;

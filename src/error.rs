@@ -64,6 +64,9 @@ pub enum ErrorData<'a> {
     Supported,
     /// `{"supported": [...], "requested": "..."}` (UnsupportedProtocolVersionError).
     SupportedAndRequested(Cow<'a, str>),
+    /// `{"uri": "..."}`: the uri a `resources/read` asked for, as the
+    /// client sent it (row R6; `server/resources.mdx#error-handling`).
+    Uri(Cow<'a, str>),
     /// `{"requiredCapabilities": {...}}` (MissingRequiredClientCapabilityError):
     /// one empty object per missing capability, as the bits of
     /// `crate::config::input::InputKind::bit`.

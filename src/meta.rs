@@ -440,6 +440,16 @@ pub(crate) const UNSUPPORTED: &str = "Unsupported protocol version";
 /// Message of the error to `initialize` when the legacy path is off.
 pub(crate) const NO_HANDSHAKE: &str = "Unsupported protocol version: this server has no initialize handshake; use one of data.supported";
 
+/// Row D7: `-32601` for an `initialize` that carries modern `_meta`: a
+/// method 2026-07-28 does not have (`basic/transports/streamable-http.mdx`:
+/// 404 and `-32601` over HTTP, MUST), naming the supported versions
+/// (`basic/versioning.mdx`, SHOULD, DEC11).
+pub(crate) const INITIALIZE_REMOVED: RpcError<'static> = RpcError {
+    code: Code::MethodNotFound,
+    message: "Method not found: initialize was removed in protocol version 2026-07-28; send server/discover or any request with one of data.supported",
+    data: ErrorData::Supported,
+};
+
 /// `-32022` message for a `_meta` that names a legacy version this server
 /// serves only through the `initialize` handshake.
 pub(crate) const LEGACY_IN_META: &str = "Unsupported protocol version: a legacy version is served only \
@@ -530,6 +540,25 @@ impl Versions {
             }
         }
         Ok(())
+    }
+
+    /// Row D7 (DEC11): whether an `initialize` is a modern request, its
+    /// `params._meta` naming `io.modelcontextprotocol/protocolVersion`.
+    /// `basic/versioning.mdx` ("A request carrying modern per-request
+    /// `_meta` is served statelessly according to this revision"): it is
+    /// checked as every modern request is and answered as a method this
+    /// revision does not have ([`INITIALIZE_REMOVED`]).
+    pub fn is_modern(params: Option<&ParamsField<'_>>) -> bool {
+        matches!(
+            params,
+            Some(ParamsField::Object(Params {
+                meta: MetaField::Object(Meta {
+                    protocol_version: Some(_),
+                    ..
+                }),
+                ..
+            }))
+        )
     }
 
     /// The error to an `initialize` request when the legacy path is off:

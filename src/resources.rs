@@ -34,10 +34,19 @@ use crate::tools::{cache_fields, complete_result};
 pub(crate) const NO_URI: RpcError<'static> =
     RpcError::invalid_params("Invalid params: resources/read needs a string uri");
 /// `-32602` for a URI that names no resource the user may read (row R6):
-/// never `-32002`, never an empty `contents`.
-pub(crate) const NOT_FOUND: RpcError<'static> = RpcError::invalid_params(
-    "Resource not found: no resource with that uri is visible to you; see resources/list and resources/templates/list",
-);
+/// never `-32002`, never an empty `contents`; `data.uri` is the uri as the
+/// client sent it (the page's example, SEP-2164's SHOULD). It is the
+/// client's own input, so another user's order and one that does not
+/// exist still answer alike apart from the id and that uri (DEC12).
+pub(crate) fn not_found(uri: &str) -> RpcError<'static> {
+    RpcError {
+        code: crate::error::Code::InvalidParams,
+        message: NOT_FOUND_MESSAGE,
+        data: crate::error::ErrorData::Uri(std::borrow::Cow::Owned(uri.to_owned())),
+    }
+}
+/// The message of [`not_found`].
+pub(crate) const NOT_FOUND_MESSAGE: &str = "Resource not found: no resource with that uri is visible to you; see resources/list and resources/templates/list";
 
 /// The resource methods, rendered.
 pub(crate) struct Resources {
@@ -187,6 +196,6 @@ impl Resources {
         self.reads
             .get(uri.as_ref())
             .map(Vec::as_slice)
-            .ok_or(NOT_FOUND)
+            .ok_or_else(|| not_found(uri))
     }
 }

@@ -9,7 +9,9 @@
 //!    a line over the limit is `-32600` (decision DEC1);
 //! 2. [`crate::envelope`]: JSON-RPC classification and id;
 //! 3. `initialize` (the legacy handshake) is answered with an error naming
-//!    the supported versions ([`crate::meta::Versions::initialize_error`]);
+//!    the supported versions ([`crate::meta::Versions::initialize_error`],
+//!    row D6); one that carries modern `_meta` is a modern request for a
+//!    removed method: `_meta` is checked, then `-32601` naming them (D7);
 //!    with the legacy path on, the session ([`crate::session`]) takes
 //!    `initialize` and every line without modern `_meta` before the core
 //!    sees them, through [`Server::read`] and [`Server::legacy`];
@@ -233,10 +235,14 @@ impl Server {
         executor: &mut E,
         now: u64,
     ) -> Result<std::borrow::Cow<'s, [u8]>, RpcError<'a>> {
-        if method == "initialize" {
+        let modern_initialize = method == "initialize" && Versions::is_modern(params);
+        if method == "initialize" && !modern_initialize {
             return Err(self.versions.initialize_error(params));
         }
         self.versions.check(params)?;
+        if modern_initialize {
+            return Err(crate::meta::INITIALIZE_REMOVED);
+        }
         let (method_params, meta) = match params {
             Some(ParamsField::Object(p)) => (&p.method, &p.meta),
             // `check` has refused every other case.

@@ -1,6 +1,6 @@
 //! Multi round-trip requests (docs/behavior.md, rows I1 to I13) against
 //! the model (`mcp_reference_testkit::model::input`): the conformance
-//! suite's flows over `data/conformance-input.json`, generated walks of
+//! suite's flows over `data/conformance.json`, generated walks of
 //! rounds, and every way a `requestState` can be turned against the server
 //! (a byte changed, expired, replayed on another tool or with other
 //! arguments, by another user over stdio and over HTTP, from a
@@ -26,7 +26,7 @@ fn root() -> std::path::PathBuf {
 
 /// The conformance suite's input fixtures.
 fn conformance() -> Config {
-    Config::load(&root().join("data/conformance-input.json")).unwrap()
+    Config::load(&root().join("data/conformance.json")).unwrap()
 }
 
 /// A configuration of its own: a two-round tool with arguments and an

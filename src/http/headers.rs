@@ -5,8 +5,10 @@
 //!
 //! In order, the first failure answering:
 //!
-//! 1. `MCP-Protocol-Version`, on every request, equal to
-//!    `params._meta["io.modelcontextprotocol/protocolVersion"]` (H11);
+//! 1. `MCP-Protocol-Version`, on every request whose body names a version,
+//!    equal to `params._meta["io.modelcontextprotocol/protocolVersion"]`
+//!    (H10); a body with no string version is left to the core, which
+//!    answers `_meta`'s `-32602` (DEC9);
 //! 2. `Mcp-Method`, on every request, equal to `method` (H11);
 //! 3. `Mcp-Name`, on `tools/call` and `prompts/get` equal to
 //!    `params.name`, on `resources/read` to `params.uri` (H12);
@@ -73,11 +75,13 @@ impl Mirror<'_, '_> {
             Some(MetaField::Object(meta)) => meta.protocol_version.as_ref(),
             _ => None,
         };
-        self.check(
-            "MCP-Protocol-Version",
-            false,
-            version.map_or(Body::Absent, |v| string(v)),
-        )?;
+        // H10: the header is compared only with a version the body names.
+        // A body without a string version is malformed whatever the header
+        // says, and `_meta`'s `-32602` answers it (M1 to M6, a MUST of
+        // `basic/index.mdx`); there is nothing to compare the header with.
+        if let Some(version @ Shallow::Str(_)) = version {
+            self.check("MCP-Protocol-Version", false, string(version))?;
+        }
         self.check("Mcp-Method", false, Body::Text(self.method))?;
         // `Mcp-Name`'s source: `params.uri` on `resources/read`,
         // `params.name` on `tools/call` and `prompts/get` (H12), whether or

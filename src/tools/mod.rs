@@ -7,6 +7,7 @@
 //! | --- | --- | --- |
 //! | `get_order(order_id)` | always | [`get_order`] |
 //! | `lookup_stock(product_id)` | when the configuration has a stock table | [`lookup_stock`] |
+//! | each of `content_tools` (no arguments) | when configured | [`content`] |
 //!
 //! Every reply a tool can give depends only on the configuration, never on
 //! the request beyond its arguments, so each tool renders all of its result
@@ -25,6 +26,7 @@
 //! `CallToolResult` (`content`, `structuredContent`, `isError`, no
 //! `resultType`).
 
+pub(crate) mod content;
 pub(crate) mod get_order;
 pub(crate) mod lookup_stock;
 
@@ -270,6 +272,9 @@ impl Catalog {
         let mut tools: Vec<Box<dyn Tool>> = vec![Box::new(get_order::GetOrder::new(config))];
         if let Some(stock) = config.stock() {
             tools.push(Box::new(lookup_stock::LookupStock::new(config, stock)));
+        }
+        for tool in &config.catalog().content_tools {
+            tools.push(Box::new(content::Configured::new(config, tool)));
         }
         tools.sort_by(|a, b| a.name().cmp(b.name()));
         Catalog { tools }

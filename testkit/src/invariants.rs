@@ -262,7 +262,16 @@ impl Checker {
             return Ok(());
         };
         self.check_error(&read, reply)?;
-        self.check_result(&read, reply)?;
+        // Only the coded tools declare an `outputSchema`; a content tool's
+        // result (T10) has no `structuredContent` to agree with.
+        let declares_output = !matches!(
+            &expect.reply,
+            model::Reply::Result {
+                body: model::Body::Content(_),
+                ..
+            }
+        );
+        self.check_result(&read, reply, declares_output)?;
         // A reply equal to the one without the orders the user may not read
         // says nothing of them that the public reply does not say (so the
         // leak check finds nothing there); any other reply is named as a
@@ -316,7 +325,12 @@ impl Checker {
         Ok(())
     }
 
-    fn check_result(&self, read: &ReplyTree, reply: &[u8]) -> Result<(), String> {
+    fn check_result(
+        &self,
+        read: &ReplyTree,
+        reply: &[u8],
+        declares_output: bool,
+    ) -> Result<(), String> {
         let (Some(result), Some(value)) = (read.result(), read.result_value()) else {
             return Ok(());
         };
@@ -331,7 +345,7 @@ impl Checker {
                 show(reply)
             ));
         }
-        structured(value).map_err(|e| format!("{e}: {}", show(reply)))
+        structured(value, declares_output).map_err(|e| format!("{e}: {}", show(reply)))
     }
 
     fn check_leak(&self, line: &[u8], reply: &[u8], public: &[u8]) -> Result<(), String> {
@@ -417,11 +431,13 @@ pub fn id_echo(expected: Option<&str>, reply: &[u8]) -> Result<(), String> {
 
 /// A tool result's text content equals its `structuredContent`: when
 /// `structuredContent` is present, a text block holds the same JSON; a
-/// successful tool result (`isError: false`) has it (every tool here
-/// declares an `outputSchema`).
-pub fn structured(result: &Value) -> Result<(), String> {
+/// successful tool result (`isError: false`) of a tool that declares an
+/// `outputSchema` (`declares_output`: the coded tools; a content tool, T10,
+/// declares none) has it.
+pub fn structured(result: &Value, declares_output: bool) -> Result<(), String> {
     let structured = result.get("structuredContent");
-    if result.get("isError") == Some(&Value::Bool(false)) && structured.is_none() {
+    if declares_output && result.get("isError") == Some(&Value::Bool(false)) && structured.is_none()
+    {
         return Err("a successful tool result needs structuredContent".into());
     }
     let Some(structured) = structured else {

@@ -92,19 +92,34 @@ pub(crate) fn catalog_cases() -> Vec<Case> {
             "R6",
             "another user's order through the template",
             read("book-orders://orders/B-205"),
-            err(json!(20), -32602, NOT_FOUND),
+            Want::Error(
+                json!(20),
+                -32602,
+                NOT_FOUND,
+                Some(json!({"uri": "book-orders://orders/B-205"})),
+            ),
         ),
         case(
             "R6",
             "an order that does not exist",
             read("book-orders://orders/C-999"),
-            err(json!(20), -32602, NOT_FOUND),
+            Want::Error(
+                json!(20),
+                -32602,
+                NOT_FOUND,
+                Some(json!({"uri": "book-orders://orders/C-999"})),
+            ),
         ),
         case(
             "R6",
             "a uri that names nothing",
             read("file:///etc/passwd"),
-            err(json!(20), -32602, NOT_FOUND),
+            Want::Error(
+                json!(20),
+                -32602,
+                NOT_FOUND,
+                Some(json!({"uri": "file:///etc/passwd"})),
+            ),
         ),
         case(
             "R7",

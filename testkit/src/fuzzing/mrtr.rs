@@ -1,7 +1,7 @@
 //! The `mrtr` fuzz target's check: a retry of a multi round-trip request
 //! whose attacker-controlled parts, `requestState` and `inputResponses`,
 //! come from the input, answered by the conformance suite's input fixtures
-//! (`data/conformance-input.json`, embedded) and judged by
+//! (`data/conformance.json`, embedded) and judged by
 //! [`crate::model::input::check`]: the model's reply (its error, its
 //! `InputRequiredResult` with a state the model's own HMAC opens, or its
 //! complete result), a tool run exactly when the model says, and the same
@@ -29,7 +29,7 @@ use super::Counting;
 use crate::model::input;
 
 /// The fixtures, embedded so the target reads no file.
-const FIXTURES: &str = include_str!("../../../data/conformance-input.json");
+const FIXTURES: &str = include_str!("../../../data/conformance.json");
 /// The time of the first round.
 const T0: u64 = 1_800_000_000;
 

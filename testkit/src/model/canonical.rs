@@ -23,8 +23,8 @@ pub mod order {
     pub const ENVELOPE_ERROR: &[&str] = &["jsonrpc", "id", "error"];
     /// The error object.
     pub const ERROR: &[&str] = &["code", "message", "data"];
-    /// `-32022` data (and L6's).
-    pub const ERROR_DATA: &[&str] = &["supported", "requested"];
+    /// `-32022` data (and L6's), and R6's `uri`.
+    pub const ERROR_DATA: &[&str] = &["supported", "requested", "uri"];
     /// A result's `_meta`.
     pub const META: &[&str] = &["io.modelcontextprotocol/serverInfo"];
     /// serverInfo and the legacy `serverInfo`.
@@ -116,8 +116,9 @@ pub mod order {
         "structuredContent",
         "isError",
     ];
-    /// A text content block.
-    pub const TEXT_BLOCK: &[&str] = &["type", "text"];
+    /// A content block: `TextContent`, `ImageContent`, `AudioContent`,
+    /// `EmbeddedResource` (`type` first, then `schema.ts` order).
+    pub const TEXT_BLOCK: &[&str] = &["type", "text", "data", "mimeType", "resource"];
     /// The legacy `InitializeResult`.
     pub const INITIALIZE: &[&str] = &[
         "protocolVersion",
@@ -289,6 +290,9 @@ fn check_call(result: &Json) -> Result<(), String> {
     in_order("CallToolResult", result, order::CALL_TOOL)?;
     for block in items(get(result, "content")) {
         in_order("content block", block, order::TEXT_BLOCK)?;
+        if let Some(resource) = get(block, "resource") {
+            in_order("embedded resource", resource, order::CONTENTS)?;
+        }
     }
     let Some(structured) = get(result, "structuredContent") else {
         return Ok(());

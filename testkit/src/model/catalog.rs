@@ -178,7 +178,14 @@ fn read(
         .find(|id| order_uri(config, id).as_deref() == Some(uri));
     match own {
         Some(id) => result("R5", Body::ReadOrder(id)),
-        None => fixed("R6"),
+        None => {
+            // R6: the client's own uri in `data.uri`, nothing else of it.
+            let mut expect = fixed("R6");
+            if let Reply::Error { data, .. } = &mut expect.reply {
+                *data = Some(serde_json::json!({ "uri": uri }));
+            }
+            expect
+        }
     }
 }
 

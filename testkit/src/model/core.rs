@@ -1,6 +1,6 @@
 //! The model of the stateless core: rows F1 to F3 (framing), E1 to E17
 //! (the JSON-RPC envelope), M1 to M16 (`params._meta` and versions), D1 to
-//! D6 (methods) and T1 to T9 (tools) of `docs/behavior.md`, in its order of
+//! D7 (methods) and T1 to T9 (tools) of `docs/behavior.md`, in its order of
 //! checks, one function per step. Also L15 and L17 (what `_meta` and
 //! `data.supported` say when the legacy path is on) and L16 (discover's
 //! list), which are rules of the core.
@@ -288,14 +288,47 @@ pub fn envelope(parsed: &Parsed) -> Envelope<'_> {
 /// A modern request (envelope valid): `initialize` (D6), then `_meta`
 /// (M*), then the method (D*, T*).
 pub fn answer(config: &Config, request: &Request<'_>) -> Expect {
-    if request.method == "initialize" {
+    let modern_initialize = request.method == "initialize" && modern(request);
+    if request.method == "initialize" && !modern_initialize {
         return request.noted(initialize(config, request));
     }
     let expect = match meta(config, request) {
         Some(expect) => expect,
+        None if modern_initialize => initialize_removed(config, request),
         None => method(config, request),
     };
     request.noted(expect)
+}
+
+/// Row D7: whether an `initialize` carries modern `_meta` (its
+/// `params._meta` names a protocol version): then it is a modern request,
+/// checked as every other, for a method 2026-07-28 does not have.
+fn modern(request: &Request<'_>) -> bool {
+    request
+        .params
+        .and_then(|p| p.get("_meta"))
+        .and_then(|m| m.get(PROTOCOL_VERSION))
+        .is_some()
+}
+
+/// Row D7: a modern `initialize` whose `_meta` passes: `-32601` naming the
+/// supported versions in `data.supported`.
+fn initialize_removed(config: &Config, request: &Request<'_>) -> Expect {
+    let (code, message) = super::rows::fixed("D7");
+    let expect = Expect::new(
+        "D7",
+        Reply::Error {
+            id: Some(request.id.clone()),
+            code,
+            message,
+            data: Some(json!({ "supported": supported(config) })),
+        },
+    );
+    if legacy_on(config) {
+        expect.note("L17")
+    } else {
+        expect
+    }
 }
 
 /// Row D6: `initialize` never starts a handshake in the core.
@@ -557,6 +590,18 @@ pub fn call(config: &Config, id: &str, params: &Json, era: Era) -> Expect {
                 _ => result("T9", Body::InvalidArguments(LOOKUP_STOCK)),
             }
         }
-        _ => Expect::fixed("T3", Some(id.to_string())),
+        other => match config
+            .catalog()
+            .content_tools
+            .iter()
+            .find(|t| t.name == other)
+        {
+            // T10, T11: a configured content tool takes no arguments.
+            Some(t) if args.names().next().is_none() => {
+                result("T10", Body::Content(t.name.clone()))
+            }
+            Some(t) => result("T11", Body::NoArguments(t.name.clone())),
+            None => Expect::fixed("T3", Some(id.to_string())),
+        },
     }
 }

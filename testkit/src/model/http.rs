@@ -281,7 +281,14 @@ fn body(config: &Config, request: &HttpRequest) -> HttpExpect {
                 Some(-32601) => 404,
                 Some(_) => 400,
             };
-            let mut out = reply("H15", status, expect);
+            // H16: an initialize whose headers agree gets the core's D6
+            // (400) or D7 (404).
+            let row = if r.method == "initialize" {
+                "H16"
+            } else {
+                "H15"
+            };
+            let mut out = reply(row, status, expect);
             if ["mcp-session-id", "last-event-id"]
                 .iter()
                 .any(|h| !named(request, h).is_empty())
@@ -313,13 +320,17 @@ fn mirrored(config: &Config, request: &HttpRequest, r: &core::Request<'_>) -> Re
         .and_then(|p| p.get("_meta"))
         .and_then(|m| m.get("io.modelcontextprotocol/protocolVersion"))
         .and_then(Json::as_str);
-    one(
-        "H10",
-        request,
-        "MCP-Protocol-Version",
-        false,
-        version.map_or(Wants::Nothing, Wants::Text),
-    )?;
+    // H10: compared only with a version the body names; a body without
+    // one is left to the core (`_meta`'s -32602, DEC9).
+    if let Some(version) = version {
+        one(
+            "H10",
+            request,
+            "MCP-Protocol-Version",
+            false,
+            Wants::Text(version),
+        )?;
+    }
     one("H11", request, "Mcp-Method", false, Wants::Text(r.method))?;
     // H12: `params.name` on tools/call and prompts/get, `params.uri` on
     // resources/read, in every configuration.

@@ -24,6 +24,7 @@
 //! | E5, E6, E7, E8, E9, E11, E12, E13, E14, E15, E16 | [`core::envelope`] |
 //! | E10, E17 | [`core::envelope`] (noted on the reply) |
 //! | D6 | [`core::initialize`] |
+//! | D7 | [`core::answer`] (`_meta` as every request, then `-32601`) |
 //! | M1 to M13, M15 | [`core::meta`] (M10, M15: [`core::meta`] refining M7 and M1 to M4) |
 //! | M14, M16 | [`core::meta`], [`core::call`] (noted on the reply) |
 //! | D1 to D5 | [`core::method`] |
@@ -110,6 +111,10 @@ pub enum Body {
     Prompt(String, Option<String>, &'static str),
     /// `completion/complete`: these values, of this many matches (C1, C2).
     Completion(Vec<String>, usize),
+    /// The configured result of this content tool (T10).
+    Content(String),
+    /// A call of this content tool with arguments (T11).
+    NoArguments(String),
 }
 
 impl Body {
@@ -131,10 +136,11 @@ impl Body {
     }
 
     /// The tool that runs for this result, if any.
-    pub fn tool(&self) -> Option<&'static str> {
+    pub fn tool(&self) -> Option<&str> {
         match self {
             Body::Order(_) | Body::NotVisible => Some(GET_ORDER),
             Body::Stock(_) | Body::UnknownProduct => Some(LOOKUP_STOCK),
+            Body::Content(name) => Some(name),
             _ => None,
         }
     }
@@ -244,7 +250,7 @@ impl Expect {
 
     /// The tool that must run exactly once: `Some(None)` when none may run,
     /// `None` when the model cannot tell.
-    pub fn runs(&self) -> Option<Option<&'static str>> {
+    pub fn runs(&self) -> Option<Option<&str>> {
         match &self.reply {
             Reply::Unknown => None,
             Reply::Result { body, .. } => Some(body.tool()),

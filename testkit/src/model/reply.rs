@@ -318,6 +318,26 @@ fn check_result(
             if config.stock().is_some() {
                 expected.push(LOOKUP_STOCK);
             }
+            // T10: the content tools, each `{"type": "object",
+            // "additionalProperties": false}` (no arguments).
+            let content = &config.catalog().content_tools;
+            expected.extend(content.iter().map(|t| t.name.as_str()));
+            expected.sort_unstable();
+            for tool in tools.as_array().into_iter().flatten() {
+                let name = tool.get("name").and_then(Value::as_str);
+                if let Some(t) = content.iter().find(|t| Some(t.name.as_str()) == name) {
+                    let schema = json!({"type": "object", "additionalProperties": false});
+                    if tool.get("inputSchema") != Some(&schema)
+                        || tool.get("description") != Some(&json!(t.description))
+                        || tool.get("title") != t.title.as_ref().map(|x| json!(x)).as_ref()
+                    {
+                        return Err(format!(
+                            "content tool {}: expected its configured title and description and the inputSchema {schema}",
+                            t.name
+                        ));
+                    }
+                }
+            }
             if names != expected {
                 return Err(format!("tools {names:?}, expected {expected:?}"));
             }
@@ -384,6 +404,18 @@ fn check_result(
         ),
         Body::InvalidArguments(tool) => {
             tool_error(want, result, &format!("Invalid arguments for {tool}"))
+        }
+        Body::NoArguments(_) => tool_error(want, result, "invalid arguments: "),
+        Body::Content(name) => {
+            let tool = config
+                .catalog()
+                .content_tools
+                .iter()
+                .find(|t| &t.name == name)
+                .ok_or("the model named a content tool the configuration lacks")?;
+            want.insert("content".into(), json!(tool.content));
+            want.insert("isError".into(), json!(tool.is_error));
+            exact(want)
         }
         catalog => super::catalog::check_result(config, catalog, want, result)
             .unwrap_or_else(|| Err("the model named a resource the configuration lacks".into())),

@@ -96,7 +96,8 @@ fn as_of() -> BoxedStrategy<String> {
 /// The catalog members of a configuration file (issue 32): none (the
 /// textbook's, half the time), or a valid mix of static resources (a text
 /// policy, the returns policy, a blob), the order template (its prefix
-/// varied) and the prompts each needs.
+/// varied) and the prompts each needs; sometimes 1 to 3 content tools
+/// (rows T10, T11) with random blocks.
 fn catalog() -> BoxedStrategy<Vec<(&'static str, Value)>> {
     let returns = text().prop_map(|t| {
         json!({"uri": "book-orders://policies/returns", "name": "returns-policy", "title": "Returns",
@@ -116,8 +117,48 @@ fn catalog() -> BoxedStrategy<Vec<(&'static str, Value)>> {
         json!({"uriTemplate": format!("{p}{{order_id}}"), "name": "order", "title": "Order snapshot",
                "mimeType": "application/json"})
     });
+    let block = prop_oneof![
+        text().prop_map(|t| json!({"type": "text", "text": t})),
+        (
+            proptest::collection::vec(any::<u8>(), 0..12),
+            select(vec!["image", "audio"])
+        )
+            .prop_map(|(b, kind)| {
+                use base64::Engine as _;
+                json!({"type": kind, "data": base64::engine::general_purpose::STANDARD.encode(b),
+                   "mimeType": if kind == "image" { "image/png" } else { "audio/wav" }})
+            }),
+        (text(), proptest::option::of("[a-z/]{1,12}")).prop_map(|(t, m)| {
+            let mut r = json!({"uri": "test://embedded", "text": t});
+            if let Some(m) = m {
+                r["mimeType"] = json!(m);
+            }
+            json!({"type": "resource", "resource": r})
+        }),
+    ];
+    let content_tools = proptest::collection::btree_map(
+        "t_[a-z0-9_.-]{0,10}",
+        (proptest::collection::vec(block, 1..4), any::<bool>(), proptest::option::of(text())),
+        1..4,
+    )
+    .prop_map(|tools| {
+        let tools: Vec<Value> = tools
+            .into_iter()
+            .map(|(name, (content, is_error, title))| {
+                let mut t = json!({"name": name, "description": "a configured content tool", "content": content});
+                if is_error {
+                    t["isError"] = json!(true);
+                }
+                if let Some(title) = title {
+                    t["title"] = json!(title);
+                }
+                t
+            })
+            .collect();
+        tools
+    });
     (
-        0..6u8,
+        (0..6u8, proptest::option::weighted(0.4, content_tools)),
         proptest::option::weighted(0.8, returns),
         proptest::option::of(privacy),
         proptest::option::of(blob),
@@ -125,31 +166,37 @@ fn catalog() -> BoxedStrategy<Vec<(&'static str, Value)>> {
         proptest::bool::weighted(0.8),
         proptest::bool::weighted(0.7),
     )
-        .prop_map(|(on, returns, privacy, blob, template, reply, help)| {
-            if on < 2 {
-                return Vec::new();
-            }
-            let mut out = Vec::new();
-            let has_returns = returns.is_some();
-            let resources: Vec<Value> = [returns, privacy, blob].into_iter().flatten().collect();
-            if !resources.is_empty() {
-                out.push(("resources", Value::from(resources)));
-            }
-            let mut prompts = Vec::new();
-            if reply && template.is_some() {
-                prompts.push("reply_to_customer");
-            }
-            if help && has_returns {
-                prompts.push("returns_help");
-            }
-            if let Some(t) = template {
-                out.push(("order_template", t));
-            }
-            if !prompts.is_empty() {
-                out.push(("prompts", json!(prompts)));
-            }
-            out
-        })
+        .prop_map(
+            |((on, content_tools), returns, privacy, blob, template, reply, help)| {
+                if on < 2 {
+                    return Vec::new();
+                }
+                let mut out = Vec::new();
+                if let Some(tools) = content_tools {
+                    out.push(("content_tools", Value::from(tools)));
+                }
+                let has_returns = returns.is_some();
+                let resources: Vec<Value> =
+                    [returns, privacy, blob].into_iter().flatten().collect();
+                if !resources.is_empty() {
+                    out.push(("resources", Value::from(resources)));
+                }
+                let mut prompts = Vec::new();
+                if reply && template.is_some() {
+                    prompts.push("reply_to_customer");
+                }
+                if help && has_returns {
+                    prompts.push("returns_help");
+                }
+                if let Some(t) = template {
+                    out.push(("order_template", t));
+                }
+                if !prompts.is_empty() {
+                    out.push(("prompts", json!(prompts)));
+                }
+                out
+            },
+        )
         .boxed()
 }
 

@@ -30,6 +30,8 @@ pub(crate) struct Pools {
     pub(crate) uris: Vec<String>,
     /// The order template's `uriTemplate` and its prefix, if offered.
     pub(crate) template: Option<(String, String)>,
+    /// The configured content tools' names (T10, T11).
+    content_tools: Vec<String>,
 }
 
 impl Pools {
@@ -59,6 +61,12 @@ impl Pools {
                 let prefix = t.uri_template.trim_end_matches("{order_id}").to_string();
                 (t.uri_template.clone(), prefix)
             }),
+            content_tools: config
+                .catalog()
+                .content_tools
+                .iter()
+                .map(|t| t.name.clone())
+                .collect(),
         }
     }
 }
@@ -497,7 +505,13 @@ fn tool_arguments(pools: &Pools, name: &str) -> BoxedStrategy<Option<Json>> {
 
 fn tool_name(pools: &Pools) -> BoxedStrategy<String> {
     let stock = if pools.stock { 8 } else { 1 };
+    let (content, names) = if pools.content_tools.is_empty() {
+        (0, vec![GET_ORDER.to_string()])
+    } else {
+        (8, pools.content_tools.clone())
+    };
     prop_oneof![
+        content => select(names),
         12 => Just(GET_ORDER.to_string()),
         stock => Just(LOOKUP_STOCK.to_string()),
         1 => Just("cancel_order".to_string()),
