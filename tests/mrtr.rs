@@ -592,3 +592,69 @@ fn input_tools_are_modern_only() {
             .starts_with("Unknown tool")
     );
 }
+
+/// The generic model (`model::expect_line`, which the property tests, the
+/// fuzz checks and the replayers ask) agrees with the server on the
+/// conformance configuration: the input tools in `tools/list`, the input
+/// prompt in `prompts/list` and the `prompts` capability, and the errors
+/// of input targets (an `InputRequiredResult` it leaves to
+/// `model::input`); every reply validates against the official schema.
+#[test]
+fn the_generic_model_knows_the_input_targets() {
+    use mcp_reference_testkit::model::{self, Reply};
+    use mcp_reference_testkit::schema::Schema;
+    let config = conformance();
+    let server = Server::new(config.clone());
+    let schema = Schema::find("2026-07-28").unwrap();
+    let lines = [
+        request(1, "server/discover", json!({}), ALL_CAPS),
+        request(2, "tools/list", json!({}), ALL_CAPS),
+        request(3, "prompts/list", json!({}), ALL_CAPS),
+        request(
+            4,
+            "tools/call",
+            json!({"name": "test_missing_capability", "arguments": {}}),
+            "{}",
+        ),
+        request(
+            5,
+            "tools/call",
+            json!({"name": "test_input_required_result_elicitation", "arguments": {}, "inputResponses": 7}),
+            ALL_CAPS,
+        ),
+        request(
+            6,
+            "prompts/get",
+            json!({"name": "test_input_required_result_prompt", "inputResponses": {"user_context": {"action": "cancel"}}}),
+            ALL_CAPS,
+        ),
+        request(
+            7,
+            "tools/call",
+            json!({"name": "test_input_required_result_elicitation", "arguments": {}}),
+            ALL_CAPS,
+        ),
+        request(
+            8,
+            "tools/call",
+            json!({"name": "test_input_required_result_tampered_state", "arguments": {}}),
+            ALL_CAPS,
+        ),
+    ];
+    for line in &lines {
+        let bytes = line.to_string();
+        let reply = server.respond(bytes.as_bytes()).unwrap();
+        let expect = model::expect_line(&config, bytes.as_bytes());
+        expect
+            .check(&config, &reply)
+            .unwrap_or_else(|e| panic!("{e}\n{line}\n{}", String::from_utf8_lossy(&reply)));
+        let value: Value = serde_json::from_slice(&reply).unwrap();
+        if let Err(e) = schema.validate_reply(line["method"].as_str(), &value) {
+            panic!("{e}\n{value}");
+        }
+        if matches!(expect.reply, Reply::Unknown) {
+            // The input model decides what the generic one leaves open.
+            input::check(&config, line, 0, &value).unwrap();
+        }
+    }
+}

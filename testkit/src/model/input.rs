@@ -289,6 +289,72 @@ pub fn expect(config: &Config, request: &Value, now: u64) -> Option<InputExpect>
     })
 }
 
+/// The generic model's view ([`crate::model::expect_line`], at the epoch):
+/// a request of `method` with `params` naming an input target, as an
+/// [`crate::model::Expect`]: the error when one is due, else
+/// [`crate::model::Reply::Unknown`] (an `InputRequiredResult` or the
+/// target's result, which [`check`] judges; the generic replies cannot
+/// express them). `None` when `params` names no input target.
+pub fn generic(
+    config: &Config,
+    id: &str,
+    method: &str,
+    params: &crate::model::Json,
+) -> Option<crate::model::Expect> {
+    use crate::model::{Expect, Reply};
+    let id_value: Value = serde_json::from_str(id).ok()?;
+    let request =
+        json!({"jsonrpc": "2.0", "id": id_value, "method": method, "params": params.to_value()});
+    let want = expect(config, &request, 0)?;
+    let reply = match want.due {
+        Due::Error {
+            code,
+            message,
+            data,
+        } => Reply::Error {
+            id: Some(id.to_owned()),
+            code,
+            message,
+            data,
+        },
+        _ => Reply::Unknown,
+    };
+    Some(Expect::new(want.row, reply))
+}
+
+/// Whether `config` has an input tool called `name`.
+pub fn is_tool(config: &Config, name: &str) -> bool {
+    config
+        .input()
+        .is_some_and(|i| i.tools.iter().any(|t| t.name == name))
+}
+
+/// The `tools/list` entry of an input tool: its name, description and an
+/// `inputSchema` of its optional string arguments and no others.
+pub fn tool_entry(target: &InputTarget) -> Value {
+    let properties: Map<String, Value> = target
+        .arguments
+        .iter()
+        .map(|a| (a.clone(), json!({"type": "string"})))
+        .collect();
+    json!({"name": target.name, "description": target.description,
+        "inputSchema": {"type": "object", "properties": properties, "additionalProperties": false}})
+}
+
+/// The `prompts/list` entry of an input prompt: its name, description
+/// and its arguments (optional) when it has any.
+pub fn prompt_entry(target: &InputTarget) -> Value {
+    let mut entry = json!({"name": target.name, "description": target.description});
+    if !target.arguments.is_empty() {
+        entry["arguments"] = target
+            .arguments
+            .iter()
+            .map(|a| json!({"name": a, "required": false}))
+            .collect();
+    }
+    entry
+}
+
 fn keys(inputs: &[InputSpec], which: &[usize]) -> Vec<String> {
     which
         .iter()
