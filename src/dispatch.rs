@@ -63,8 +63,9 @@ pub struct MethodParams<'a> {
     pub reference: Option<ArgumentsField<'a>>,
     /// `argument` (`completion/complete`), decoded member by member.
     pub argument: Option<ArgumentsField<'a>>,
-    /// `inputResponses` (a retry of a multi round-trip request), whole.
-    pub input_responses: Option<serde_json::Value>,
+    /// `inputResponses` (a retry of a multi round-trip request), whole;
+    /// boxed, so that the params of every other request stay small.
+    pub input_responses: Option<Box<serde_json::Value>>,
     /// `requestState` (likewise).
     pub request_state: Option<Shallow<'a>>,
 }
@@ -96,7 +97,7 @@ impl<'a> MethodParams<'a> {
             "ref" => self.reference = Some(map.next_value_seed(ArgumentsSeed { dup })?),
             "argument" => self.argument = Some(map.next_value_seed(ArgumentsSeed { dup })?),
             "inputResponses" => {
-                self.input_responses = Some(map.next_value_seed(ValueSeed { dup })?)
+                self.input_responses = Some(Box::new(map.next_value_seed(ValueSeed { dup })?))
             }
             "requestState" => self.request_state = Some(map.next_value_seed(ScanSeed { dup })?),
             _ => {
@@ -409,7 +410,7 @@ impl Methods {
             principal: &self.principal,
             declared: context.declared,
             now: context.now,
-            responses: params.input_responses.as_ref(),
+            responses: params.input_responses.as_deref(),
             state: params.request_state.as_ref(),
         }
     }
