@@ -211,6 +211,7 @@ struct ConfigFile {
     prompts: Option<Vec<String>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     content_tools: Option<Vec<crate::catalog::ContentTool>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     input_required: Option<input::InputRequired>,
 }
 

@@ -365,3 +365,21 @@ mod tests {
         }
     }
 }
+
+#[cfg(test)]
+mod round_trip {
+    use crate::config::Config;
+
+    #[test]
+    fn to_json_keeps_input_required_and_writes_nothing_without_it() {
+        let plain = Config::default().to_json();
+        assert!(!plain.contains("input_required"), "{plain}");
+        let json = r#"{"input_required": {"tools": [{"name": "t", "description": "d",
+            "rounds": [[{"key": "r", "kind": "roots", "params": {}}]], "result": "ok"}]}}"#;
+        let config = Config::from_json(json.as_bytes()).unwrap();
+        assert_eq!(
+            Config::from_json(config.to_json().as_bytes()).unwrap(),
+            config
+        );
+    }
+}
