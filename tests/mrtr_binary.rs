@@ -11,7 +11,35 @@ use std::process::{Command, Stdio};
 #[path = "support/http_server.rs"]
 mod http_server;
 use http_server::{BIN, Server, exchange};
+use mcp_reference::Config;
+use mcp_reference_testkit::model::input;
 use serde_json::{Value, json};
+
+/// The expiry of a state the binary issued for `name` (no arguments) as
+/// the configured user, opened with the model's own verifier: the driver's
+/// clock plus `state_ttl_seconds`, so it shows the clock reached the core.
+fn expiry(method: &str, name: &str, state: &Value) -> u64 {
+    let config = Config::load(std::path::Path::new(&conformance())).unwrap();
+    let opened = input::open(
+        &input::key(&config),
+        config.user(),
+        method,
+        name,
+        &serde_json::Map::new(),
+        state.as_str().unwrap(),
+    );
+    opened
+        .expect("the state verifies with the configured key")
+        .expires
+}
+
+/// Seconds since 1970, now.
+fn now() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs()
+}
 
 fn conformance() -> String {
     format!("{}/data/conformance.json", env!("CARGO_MANIFEST_DIR"))
@@ -69,6 +97,11 @@ fn over_stdio_the_rounds_complete_and_a_changed_state_is_refused() {
     let first = ask(&request(1, name, json!({})));
     assert_eq!(first["result"]["resultType"], "input_required", "{first}");
     let state = first["result"]["requestState"].clone();
+    let ttl = 300;
+    assert!(
+        (now() + ttl).abs_diff(expiry("tools/call", name, &state)) <= 5,
+        "the clock"
+    );
     let second = ask(&request(
         2,
         name,
@@ -129,6 +162,8 @@ fn over_http_the_rounds_land_on_any_replica_with_the_same_key() {
     let name = "test_input_required_result_request_state";
     let (status, first) = post(&a, &request(1, name, json!({})));
     assert_eq!(status, 200, "{first}");
+    let expires = expiry("tools/call", name, &first["result"]["requestState"]);
+    assert!((now() + 300).abs_diff(expires) <= 5, "the clock");
     let retry = request(
         2,
         name,
