@@ -361,6 +361,7 @@ impl Methods {
         };
         match inputs.judge(
             input.target(),
+            input.requests(),
             "tools/call",
             args,
             &self.ask(params, context),
@@ -395,6 +396,7 @@ impl Methods {
         };
         match inputs.judge(
             prompt.target(),
+            prompt.requests(),
             "prompts/get",
             args,
             &self.ask(params, context),

@@ -107,6 +107,7 @@ pub(crate) enum Judged {
 #[derive(Clone)]
 pub(crate) struct InputTool {
     target: InputTarget,
+    requests: Requests,
     complete: Rendered,
     refused: Rendered,
     invalid: Rendered,
@@ -150,11 +151,43 @@ impl InputTool {
     pub(crate) fn target(&self) -> &InputTarget {
         &self.target
     }
+    /// Its input requests, rendered.
+    pub(crate) fn requests(&self) -> &Requests {
+        &self.requests
+    }
+}
+
+/// The input requests of a target, each rendered once, at build, as the
+/// member of `inputRequests` it is (`"key":{"method":...,"params":...}`),
+/// by round and by input.
+pub(crate) type Requests = Vec<Vec<Vec<u8>>>;
+
+fn render_requests(target: &InputTarget) -> Requests {
+    target
+        .rounds
+        .iter()
+        .map(|round| {
+            round
+                .iter()
+                .map(|input| {
+                    let request = obj! {
+                        "method" => input.kind.method(),
+                        "params" => Node::Json(input.params.clone()),
+                    };
+                    let mut member = Node::from(&input.key).to_vec();
+                    member.push(b':');
+                    member.extend(request.to_vec());
+                    member
+                })
+                .collect()
+        })
+        .collect()
 }
 
 /// A configured prompt that asks for input.
 pub(crate) struct InputPrompt {
     target: InputTarget,
+    requests: Requests,
     complete: Vec<u8>,
 }
 
@@ -162,6 +195,10 @@ impl InputPrompt {
     /// Its configuration.
     pub(crate) fn target(&self) -> &InputTarget {
         &self.target
+    }
+    /// Its input requests, rendered.
+    pub(crate) fn requests(&self) -> &Requests {
+        &self.requests
     }
     /// Its `prompts/list` entry.
     pub(crate) fn descriptor(&self) -> Node {
@@ -194,7 +231,9 @@ impl InputPrompt {
 pub(crate) struct Inputs {
     key: Vec<u8>,
     ttl: u64,
-    identity: crate::config::Identity,
+    /// `{"resultType":"input_required","_meta":{...},"inputRequests":{`,
+    /// what every `InputRequiredResult` starts with (row W1's order).
+    prefix: Vec<u8>,
     tools: Vec<InputTool>,
     prompts: Vec<InputPrompt>,
 }
@@ -209,6 +248,7 @@ impl Inputs {
             .iter()
             .map(|t| InputTool {
                 target: t.clone(),
+                requests: render_requests(t),
                 complete: text_result(&t.result, false, &identity),
                 refused: text_result(TOOL_REFUSED, true, &identity),
                 invalid: text_result(&invalid_text(t), true, &identity),
@@ -225,14 +265,27 @@ impl Inputs {
                 ];
                 InputPrompt {
                     target: p.clone(),
+                    requests: render_requests(p),
                     complete: complete_result(members, &identity),
                 }
             })
             .collect();
+        // Everything before the first input request: an object whose
+        // last member is an empty `inputRequests`, cut before its `}}`.
+        let mut prefix = Node::obj(vec![
+            ("resultType", Node::from("input_required")),
+            (
+                "_meta",
+                obj! { "io.modelcontextprotocol/serverInfo" => server_info(&identity) },
+            ),
+            ("inputRequests", Node::Map(Vec::new())),
+        ])
+        .to_vec();
+        prefix.truncate(prefix.len().saturating_sub(2));
         Some(Inputs {
             key: input.key().unwrap_or_default(),
             ttl: input.state_ttl_seconds,
-            identity,
+            prefix,
             tools,
             prompts,
         })
@@ -261,6 +314,7 @@ impl Inputs {
     pub(crate) fn judge(
         &self,
         target: &InputTarget,
+        requests: &Requests,
         method: &str,
         args: &Arguments<'_>,
         ask: &Ask<'_>,
@@ -313,23 +367,29 @@ impl Inputs {
             .filter(|&i| answered & (1 << i) == 0)
             .collect();
         if !missing.is_empty() {
+            let rendered = requests.get(round).map(Vec::as_slice).unwrap_or_default();
             let body =
-                self.input_required(target, &bound, ask.now, round, answered, inputs, &missing)?;
+                self.input_required(target, &bound, ask.now, round, answered, rendered, &missing)?;
             return Ok(Judged::Input(body));
         }
         match target.rounds.get(round + 1) {
             None => Ok(Judged::Complete),
             Some(next) => {
                 let asked = needed(next, ask.declared)?;
+                let rendered = requests
+                    .get(round + 1)
+                    .map(Vec::as_slice)
+                    .unwrap_or_default();
                 let body =
-                    self.input_required(target, &bound, ask.now, round + 1, 0, next, &asked)?;
+                    self.input_required(target, &bound, ask.now, round + 1, 0, rendered, &asked)?;
                 Ok(Judged::Input(body))
             }
         }
     }
 
-    /// The body of an `InputRequiredResult` asking for `asked` of `inputs`
-    /// (round `round`, `answered` so far).
+    /// The body of an `InputRequiredResult` asking for `asked` of a
+    /// round's `rendered` requests (round `round`, `answered` so far): the
+    /// prefix, the requests, and for a target with state a new state.
     #[allow(clippy::too_many_arguments)]
     fn input_required(
         &self,
@@ -338,27 +398,18 @@ impl Inputs {
         now: u64,
         round: usize,
         answered: u16,
-        inputs: &[InputSpec],
+        rendered: &[Vec<u8>],
         asked: &[usize],
     ) -> Result<Vec<u8>, RpcError<'static>> {
-        let requests = asked
-            .iter()
-            .filter_map(|&i| inputs.get(i))
-            .map(|input| {
-                (
-                    input.key.clone(),
-                    obj! { "method" => input.kind.method(), "params" => Node::Json(input.params.clone()) },
-                )
-            })
-            .collect();
-        let mut members = vec![
-            ("resultType", Node::from("input_required")),
-            (
-                "_meta",
-                obj! { "io.modelcontextprotocol/serverInfo" => server_info(&self.identity) },
-            ),
-            ("inputRequests", Node::Map(requests)),
-        ];
+        let mut body = Vec::with_capacity(self.prefix.len() + 512);
+        body.extend_from_slice(&self.prefix);
+        for (n, request) in asked.iter().filter_map(|&i| rendered.get(i)).enumerate() {
+            if n > 0 {
+                body.push(b',');
+            }
+            body.extend_from_slice(request);
+        }
+        body.push(b'}');
         if target.state {
             let progress = Progress {
                 round: u8::try_from(round).map_err(|_| state::INVALID)?,
@@ -366,9 +417,13 @@ impl Inputs {
                 expires: now.saturating_add(self.ttl),
             };
             let sealed = state::seal(&self.key, bound, progress).ok_or(state::INVALID)?;
-            members.push(("requestState", Node::Str(sealed)));
+            // Base64url: nothing in it needs escaping.
+            body.extend_from_slice(b",\"requestState\":\"");
+            body.extend_from_slice(sealed.as_bytes());
+            body.push(b'"');
         }
-        Ok(Node::obj(members).to_vec())
+        body.push(b'}');
+        Ok(body)
     }
 }
 
