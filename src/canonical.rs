@@ -37,6 +37,13 @@ pub enum Node {
     Arr(Vec<Node>),
     /// An object, members in the order written.
     Obj(Vec<(&'static str, Node)>),
+    /// An object whose member names come from the configuration (the keys
+    /// of `inputRequests`, a configured tool's arguments), in the order
+    /// written.
+    Map(Vec<(String, Node)>),
+    /// A configured JSON value (the `params` of an input request), written
+    /// as serde_json writes it: its objects' members sorted by name.
+    Json(serde_json::Value),
 }
 
 impl Node {
@@ -109,6 +116,14 @@ impl Serialize for Node {
                 }
                 map.end()
             }
+            Node::Map(members) => {
+                let mut map = s.serialize_map(Some(members.len()))?;
+                for (name, value) in members {
+                    map.serialize_entry(name, value)?;
+                }
+                map.end()
+            }
+            Node::Json(value) => value.serialize(s),
         }
     }
 }

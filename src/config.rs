@@ -19,6 +19,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::catalog::{Catalog, OrderTemplate, Resource};
 pub(crate) mod auth;
+pub(crate) mod input;
 
 /// The modern protocol versions this implementation can serve. A
 /// configuration may list a subset of them, never anything else.
@@ -181,6 +182,7 @@ pub struct Config {
     param_headers: BTreeMap<String, BTreeMap<String, String>>,
     http: HttpSettings,
     catalog: Catalog,
+    input: Option<input::InputRequired>,
 }
 
 /// The file format: every member optional, defaults from the textbook.
@@ -213,6 +215,8 @@ struct ConfigFile {
     content_prompts: Option<Vec<crate::catalog::ContentPrompt>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     content_templates: Option<Vec<crate::catalog::ContentTemplate>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    input_required: Option<input::InputRequired>,
 }
 
 /// Why a configuration was refused. Its `Display` is one sentence.
@@ -278,6 +282,7 @@ impl Default for Config {
             param_headers: BTreeMap::new(),
             http: HttpSettings::default(),
             catalog: Catalog::default(),
+            input: None,
         }
     }
 }
@@ -339,6 +344,7 @@ impl Config {
             content_prompts: file.content_prompts.unwrap_or_default(),
             content_templates: file.content_templates.unwrap_or_default(),
         };
+        config.input = file.input_required;
         config.catalog.sort();
         config.validate()?;
         Ok(config)
@@ -366,6 +372,7 @@ impl Config {
             content_prompts: Some(self.catalog.content_prompts.clone()).filter(|p| !p.is_empty()),
             content_templates: Some(self.catalog.content_templates.clone())
                 .filter(|t| !t.is_empty()),
+            input_required: self.input.clone(),
         };
         // Strings, numbers and lists only: serializing cannot fail.
         serde_json::to_string(&file).unwrap_or_default()
@@ -470,6 +477,13 @@ impl Config {
         }
         check_param_headers(&self.param_headers)?;
         check_http(&self.http)?;
+        if let Some(input) = &self.input {
+            let mut tools = vec!["get_order", "lookup_stock"];
+            tools.extend(self.catalog.content_tools.iter().map(|t| t.name.as_str()));
+            input
+                .validate(&tools, crate::catalog::PROMPT_NAMES)
+                .map_err(invalid)?;
+        }
         self.catalog.validate(is_rfc3339_utc).map_err(invalid)
     }
 
@@ -506,6 +520,12 @@ impl Config {
     /// tools (empty in the textbook's configuration).
     pub fn catalog(&self) -> &Catalog {
         &self.catalog
+    }
+
+    /// The tools and prompts that ask for input (multi round-trip
+    /// requests), if any.
+    pub fn input(&self) -> Option<&input::InputRequired> {
+        self.input.as_ref()
     }
 
     /// The HTTP binding's settings.

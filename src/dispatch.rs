@@ -34,11 +34,12 @@ use crate::canonical::{Node, obj};
 use crate::completion::Completion;
 use crate::config::Config;
 use crate::error::{Code, RpcError};
-use crate::json::{KeySet, ScanSeed, Shallow, Str};
+use crate::input::{Ask, Inputs, Judged};
+use crate::json::{KeySet, ScanSeed, Shallow, Str, ValueSeed};
 use crate::prompts::Prompts;
 use crate::resources::Resources;
 pub(crate) use crate::tools::ArgumentsField;
-use crate::tools::{Arguments, Call, Catalog, Era, Executor, cache_fields, complete_result};
+use crate::tools::{Arguments, Call, Catalog, Era, Executor, Tool, cache_fields, complete_result};
 
 /// The method params of a request, beyond `_meta`.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -62,6 +63,11 @@ pub struct MethodParams<'a> {
     pub reference: Option<ArgumentsField<'a>>,
     /// `argument` (`completion/complete`), decoded member by member.
     pub argument: Option<ArgumentsField<'a>>,
+    /// `inputResponses` (a retry of a multi round-trip request), whole;
+    /// boxed, so that the params of every other request stay small.
+    pub input_responses: Option<Box<serde_json::Value>>,
+    /// `requestState` (likewise).
+    pub request_state: Option<Shallow<'a>>,
 }
 
 impl<'a> MethodParams<'a> {
@@ -90,6 +96,10 @@ impl<'a> MethodParams<'a> {
             "uri" => self.uri = Some(map.next_value_seed(ScanSeed { dup })?),
             "ref" => self.reference = Some(map.next_value_seed(ArgumentsSeed { dup })?),
             "argument" => self.argument = Some(map.next_value_seed(ArgumentsSeed { dup })?),
+            "inputResponses" => {
+                self.input_responses = Some(Box::new(map.next_value_seed(ValueSeed { dup })?))
+            }
+            "requestState" => self.request_state = Some(map.next_value_seed(ScanSeed { dup })?),
             _ => {
                 map.next_value_seed(ScanSeed { dup })?;
             }
@@ -161,6 +171,19 @@ pub(crate) struct Methods {
     resources: Option<Resources>,
     prompts: Option<Prompts>,
     completion: Option<Completion>,
+    inputs: Option<Inputs>,
+    principal: String,
+}
+
+/// What a request brings besides its method and params: the input
+/// capabilities its `_meta` declares and the time it is answered at, the
+/// two things a multi round-trip request is judged on (`crate::input`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Context {
+    /// `crate::meta::Meta::declared`.
+    pub declared: u8,
+    /// Now, in seconds since 1970.
+    pub now: u64,
 }
 
 /// `-32602` for `tools/call` without a string `name`.
@@ -191,10 +214,21 @@ impl Methods {
     ///
     /// `supported_versions` is what `server/discover` lists.
     pub(crate) fn new(config: &Config, supported_versions: &[String]) -> Self {
-        let catalog = Catalog::new(config);
+        let inputs = Inputs::new(config);
+        let extra = inputs
+            .iter()
+            .flat_map(|i| i.tools())
+            .map(|t| Box::new(t.clone()) as Box<dyn Tool>)
+            .collect();
+        let catalog = Catalog::new(config).with_extra(extra);
         let identity = config.identity();
         let resources = Resources::new(config);
-        let prompts = Prompts::new(config);
+        let extra_prompts = inputs
+            .iter()
+            .flat_map(|i| i.prompts())
+            .map(|p| (p.target().name.clone(), p.descriptor()))
+            .collect();
+        let prompts = Prompts::new(config, extra_prompts);
         let completion = Completion::new(config);
 
         // `DiscoverResult`: supportedVersions, capabilities, instructions,
@@ -244,6 +278,8 @@ impl Methods {
             resources,
             prompts,
             completion,
+            inputs,
+            principal: config.user().to_owned(),
         }
     }
 
@@ -259,6 +295,7 @@ impl Methods {
         &'s self,
         method: &str,
         params: &MethodParams<'_>,
+        context: Context,
         executor: &mut E,
         ran: &mut Option<&'s crate::catalog::ContentTool>,
     ) -> Result<Cow<'s, [u8]>, RpcError<'static>> {
@@ -274,14 +311,12 @@ impl Methods {
         match (method, resources, prompts, &self.completion) {
             ("server/discover", ..) => Ok(Cow::Borrowed(&self.discover)),
             ("tools/list", ..) => list(&self.list),
-            ("tools/call", ..) => self.call_tool(params, executor, ran).map(Cow::Borrowed),
+            ("tools/call", ..) => self.call_tool(params, context, executor, ran),
             ("resources/list", Some(r), ..) => list(r.list()),
             ("resources/templates/list", Some(r), ..) => list(r.templates()),
             ("resources/read", Some(r), ..) => r.read(params.uri.as_ref()),
             ("prompts/list", _, Some(p), _) => list(p.list()),
-            ("prompts/get", _, Some(p), _) => {
-                p.get(params.name.as_ref(), params.arguments.as_ref())
-            }
+            ("prompts/get", _, Some(p), _) => self.get_prompt(p, params, context),
             ("completion/complete", _, _, Some(c)) => c
                 .complete(params.reference.as_ref(), params.argument.as_ref())
                 .map(Cow::Owned),
@@ -299,18 +334,102 @@ impl Methods {
     fn call_tool<'s, E: Executor>(
         &'s self,
         params: &MethodParams<'_>,
+        context: Context,
         executor: &mut E,
         ran: &mut Option<&'s crate::catalog::ContentTool>,
-    ) -> Result<&'s [u8], RpcError<'static>> {
+    ) -> Result<Cow<'s, [u8]>, RpcError<'static>> {
+        if let (Some(inputs), Some(Shallow::Str(name))) = (&self.inputs, &params.name)
+            && let (Some(input), Some(tool)) = (inputs.tool(name), self.catalog.find(name))
+        {
+            return self.call_input_tool(inputs, input, tool, params, context, executor);
+        }
         match call_tool(&self.catalog, params, executor, Era::Modern)? {
             ToolOutcome::Ran(body) => {
                 *ran = match &params.name {
                     Some(Shallow::Str(name)) => self.catalog.find(name).and_then(|t| t.notices()),
                     _ => None,
                 };
-                Ok(body)
+                Ok(Cow::Borrowed(body))
             }
-            ToolOutcome::InvalidArguments(body) => Ok(body),
+            ToolOutcome::InvalidArguments(body) => Ok(Cow::Borrowed(body)),
+        }
+    }
+
+    /// `tools/call` of an input tool (`crate::input`): the params and the
+    /// arguments as for any tool, then the rounds; the tool runs, through
+    /// `executor`, only once every round is answered.
+    fn call_input_tool<'s, E: Executor>(
+        &'s self,
+        inputs: &'s Inputs,
+        input: &'s crate::input::InputTool,
+        tool: &'s dyn Tool,
+        params: &MethodParams<'_>,
+        context: Context,
+        executor: &mut E,
+    ) -> Result<Cow<'s, [u8]>, RpcError<'static>> {
+        let empty = Arguments::default();
+        let args = match &params.arguments {
+            None => &empty,
+            Some(ArgumentsField::Object(args)) => args,
+            Some(ArgumentsField::Other(_)) => return Err(ARGS_NOT_OBJECT),
+        };
+        let checked = match tool.check(args, Era::Modern) {
+            Ok(checked) => checked,
+            Err(invalid) => return Ok(Cow::Borrowed(invalid)),
+        };
+        match inputs.judge(
+            input.target(),
+            input.requests(),
+            "tools/call",
+            args,
+            &self.ask(params, context),
+        )? {
+            Judged::Complete => Ok(Cow::Borrowed(executor.run(Call::new(tool, checked)))),
+            Judged::Refused => Ok(Cow::Borrowed(input.refused())),
+            Judged::Input(body) => Ok(Cow::Owned(body)),
+        }
+    }
+
+    /// `prompts/get`: an input prompt's rounds, or [`Prompts::get`].
+    fn get_prompt<'s>(
+        &'s self,
+        prompts: &'s Prompts,
+        params: &MethodParams<'_>,
+        context: Context,
+    ) -> Result<Cow<'s, [u8]>, RpcError<'static>> {
+        let input = match (&self.inputs, &params.name) {
+            (Some(inputs), Some(Shallow::Str(name))) => inputs.prompt(name).map(|p| (inputs, p)),
+            _ => None,
+        };
+        let Some((inputs, prompt)) = input else {
+            return prompts.get(params.name.as_ref(), params.arguments.as_ref());
+        };
+        let empty = Arguments::default();
+        let args = match &params.arguments {
+            None => &empty,
+            Some(ArgumentsField::Object(args)) if prompt.accepts(args) => args,
+            Some(_) => return Err(crate::prompts::BAD_ARGUMENTS),
+        };
+        match inputs.judge(
+            prompt.target(),
+            prompt.requests(),
+            "prompts/get",
+            args,
+            &self.ask(params, context),
+        )? {
+            Judged::Complete => Ok(Cow::Borrowed(prompt.complete())),
+            Judged::Refused => Err(crate::input::PROMPT_REFUSED),
+            Judged::Input(body) => Ok(Cow::Owned(body)),
+        }
+    }
+
+    fn ask<'r>(&'r self, params: &'r MethodParams<'r>, context: Context) -> Ask<'r> {
+        Ask {
+            principal: &self.principal,
+            declared: context.declared,
+            now: context.now,
+            responses: params.input_responses.as_deref(),
+            state: params.request_state.as_ref(),
         }
     }
 }
@@ -346,7 +465,10 @@ pub(crate) fn call_tool<'s, E: Executor>(
         Some(ArgumentsField::Object(args)) => args,
         Some(ArgumentsField::Other(_)) => return Err(ARGS_NOT_OBJECT),
     };
-    let tool = catalog.find(name).ok_or(UNKNOWN_TOOL)?;
+    let tool = catalog
+        .find(name)
+        .filter(|t| era == Era::Modern || !t.modern_only())
+        .ok_or(UNKNOWN_TOOL)?;
     match tool.check(args, era) {
         Ok(args) => Ok(ToolOutcome::Ran(executor.run(Call::new(tool, args)))),
         Err(invalid) => Ok(ToolOutcome::InvalidArguments(invalid)),

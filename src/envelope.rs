@@ -35,6 +35,7 @@ use std::fmt;
 use serde::de::{DeserializeSeed, Deserializer, MapAccess, Visitor};
 use serde_json::value::RawValue;
 
+use crate::config::input::InputKind;
 use crate::error::{Code, ErrorData, RpcError};
 use crate::json::{ScanSeed, Shallow, Str, write_str};
 use crate::meta::{ParamsField, ParamsSeed};
@@ -434,6 +435,19 @@ pub(crate) fn write_error_text(
             out.extend_from_slice(b",\"data\":{\"uri\":");
             write_str(out, uri);
             out.push(b'}');
+        }
+        ErrorData::RequiredCapabilities(bits) => {
+            out.extend_from_slice(b",\"data\":{\"requiredCapabilities\":{");
+            let mut first = true;
+            for kind in InputKind::ALL.iter().filter(|k| bits & k.bit() != 0) {
+                if !first {
+                    out.push(b',');
+                }
+                first = false;
+                write_str(out, kind.capability());
+                out.extend_from_slice(b":{}");
+            }
+            out.extend_from_slice(b"}}");
         }
     }
     out.extend_from_slice(b"}}\n");

@@ -4,12 +4,14 @@
 //! Row W2 of docs/behavior.md: the codes are `-32700`, `-32600`, `-32601`,
 //! `-32602` (JSON-RPC 2.0 section 5.1), `-32022` (MCP 2026-07-28
 //! `schema.ts` `UnsupportedProtocolVersionError`) and, on HTTP only,
-//! `-32020` (`HeaderMismatchError`, row H10), and no other. This enum
-//! is the only way to build an error, so no stray code can reach the wire.
-//! `-32603` (internal error) and `-32021` (missing client capability) are
-//! not here because nothing could emit them: the configuration is validated
-//! at load and no method needs a client capability (docs/spec-coverage.md,
-//! BASE-15, BASE-44). The range `-32000..-32099` is reserved by MCP.
+//! `-32020` (`HeaderMismatchError`, row H10), `-32021`
+//! (`MissingRequiredClientCapabilityError`, row I3: a configured
+//! multi round-trip request that needs an input kind the request does not
+//! declare), and no other. This enum is the only way to build an error, so
+//! no stray code can reach the wire. `-32603` (internal error) is not here
+//! because nothing could emit it: the configuration is validated at load
+//! (docs/spec-coverage.md, BASE-15). The range `-32000..-32099` is reserved
+//! by MCP.
 
 use std::borrow::Cow;
 
@@ -30,6 +32,9 @@ pub enum Code {
     /// `-32020`: an HTTP request's mirrored headers are missing, malformed
     /// or disagree with its body (the HTTP binding only, row H10).
     HeaderMismatch,
+    /// `-32021`: the request needs a client capability its
+    /// `clientCapabilities` does not declare (row I3).
+    MissingRequiredClientCapability,
 }
 
 impl Code {
@@ -45,6 +50,7 @@ impl Code {
             Code::InvalidParams => "-32602",
             Code::UnsupportedProtocolVersion => "-32022",
             Code::HeaderMismatch => "-32020",
+            Code::MissingRequiredClientCapability => "-32021",
         }
     }
 }
@@ -61,6 +67,10 @@ pub enum ErrorData<'a> {
     /// `{"uri": "..."}`: the uri a `resources/read` asked for, as the
     /// client sent it (row R6; `server/resources.mdx#error-handling`).
     Uri(Cow<'a, str>),
+    /// `{"requiredCapabilities": {...}}` (MissingRequiredClientCapabilityError):
+    /// one empty object per missing capability, as the bits of
+    /// `crate::config::input::InputKind::bit`.
+    RequiredCapabilities(u8),
 }
 
 /// A JSON-RPC error, before it is given an id and encoded.
@@ -109,12 +119,13 @@ mod tests {
             (Code::InvalidParams, -32602),
             (Code::UnsupportedProtocolVersion, -32022),
             (Code::HeaderMismatch, -32020),
+            (Code::MissingRequiredClientCapability, -32021),
         ];
         for (code, n) in all {
             assert_eq!(code.wire(), n.to_string());
             // Never a code MCP reserves without defining it.
             assert!(!(-32019..=-32000).contains(&n));
-            assert!(!(-32099..=-32020).contains(&n) || n == -32022 || n == -32020);
+            assert!(!(-32099..=-32020).contains(&n) || [-32020, -32021, -32022].contains(&n));
         }
     }
 }

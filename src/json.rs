@@ -262,6 +262,70 @@ where
     Ok(())
 }
 
+/// Decodes any value into a [`serde_json::Value`], setting `*dup` when an
+/// object anywhere inside has a member name twice (the first is kept). For
+/// the few members whose content a method reads whole (`inputResponses`);
+/// every other member stays [`Shallow`].
+pub(crate) struct ValueSeed<'a> {
+    /// Set to `true` on the first duplicate found; never reset.
+    pub dup: &'a mut bool,
+}
+
+impl<'de> DeserializeSeed<'de> for ValueSeed<'_> {
+    type Value = serde_json::Value;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for ValueSeed<'_> {
+    type Value = serde_json::Value;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+    fn visit_unit<E>(self) -> Result<Self::Value, E> {
+        Ok(serde_json::Value::Null)
+    }
+    fn visit_bool<E>(self, v: bool) -> Result<Self::Value, E> {
+        Ok(v.into())
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<Self::Value, E> {
+        Ok(v.into())
+    }
+    fn visit_u64<E>(self, v: u64) -> Result<Self::Value, E> {
+        Ok(v.into())
+    }
+    fn visit_f64<E>(self, v: f64) -> Result<Self::Value, E> {
+        // The decoder refuses numbers beyond a float, so `v` is finite.
+        Ok(serde_json::Number::from_f64(v).map_or(serde_json::Value::Null, Into::into))
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Self::Value, E> {
+        Ok(v.into())
+    }
+    fn visit_string<E>(self, v: String) -> Result<Self::Value, E> {
+        Ok(v.into())
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        let mut items = Vec::new();
+        while let Some(v) = seq.next_element_seed(ValueSeed { dup: self.dup })? {
+            items.push(v);
+        }
+        Ok(serde_json::Value::Array(items))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut members = serde_json::Map::new();
+        while let Some(Str(key)) = map.next_key::<Str<'de>>()? {
+            let value = map.next_value_seed(ValueSeed { dup: self.dup })?;
+            if members.contains_key(key.as_ref()) {
+                *self.dup = true;
+            } else {
+                members.insert(key.into_owned(), value);
+            }
+        }
+        Ok(serde_json::Value::Object(members))
+    }
+}
+
 /// Writes `s` as a JSON string literal.
 pub(crate) fn write_str(out: &mut Vec<u8>, s: &str) {
     // Serializing a `str` into a `Vec` cannot fail.
@@ -277,6 +341,24 @@ mod tests {
         let mut de = serde_json::Deserializer::from_str(json);
         let v = ScanSeed { dup: &mut dup }.deserialize(&mut de).unwrap();
         (v, dup)
+    }
+
+    #[test]
+    fn value_seed_keeps_the_value_and_finds_duplicates() {
+        let decode = |json: &str| {
+            let mut dup = false;
+            let mut de = serde_json::Deserializer::from_str(json);
+            let v = ValueSeed { dup: &mut dup }.deserialize(&mut de).unwrap();
+            (v, dup)
+        };
+        let (v, dup) = decode(r#"{"a":[1,-2,1.5,"x",null,true],"b":{"c":{}}}"#);
+        assert!(!dup);
+        assert_eq!(
+            v,
+            serde_json::json!({"a":[1,-2,1.5,"x",null,true],"b":{"c":{}}})
+        );
+        assert!(decode(r#"{"a":{"k":1,"k":2}}"#).1);
+        assert_eq!(decode(r#"{"k":1,"k":2}"#).0, serde_json::json!({"k":1}));
     }
 
     #[test]

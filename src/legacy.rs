@@ -148,7 +148,11 @@ impl Legacy {
         let list = if served.is_empty() {
             Vec::new()
         } else {
-            let tools = catalog.iter().map(|t| t.descriptor()).collect();
+            let tools = catalog
+                .iter()
+                .filter(|t| !t.modern_only())
+                .map(|t| t.descriptor())
+                .collect();
             render(vec![("tools", Node::Arr(tools))], identity, Era::Legacy)
         };
         Legacy {

@@ -56,6 +56,7 @@
 //! | metadata and versions | `meta` | `params._meta`, protocol versions, `initialize` |
 //! | dispatch | `dispatch` | methods and their params |
 //! | tools, resources, prompts | `tools`, `resources`, `prompts`, `completion` | the tool catalog, `inputSchema` checks, tool results; resource lists and reads; prompts; completion |
+//! | multi round-trip requests | `input` | the configured tools and prompts that ask for input first: rounds, `InputRequiredResult`, the HMAC-protected `requestState` (feature `state`), `-32021` (rows I1 to I13) |
 //! | configuration | `config`, [`catalog`] | user, data, identity, versions, hints, limits; the resources, order template and prompts offered |
 //!
 //! `error` (the error codes), `json` (borrowed, duplicate-detecting
@@ -72,6 +73,7 @@ mod dispatch;
 mod envelope;
 mod error;
 pub mod http;
+mod input;
 mod json;
 mod legacy;
 mod meta;
@@ -84,6 +86,7 @@ mod stdio;
 mod tools;
 
 pub use config::auth::{Authorization, OAuthSettings, SUPPORTED_ALGORITHMS};
+pub use config::input::{InputKind, InputRequired, InputSpec, InputTarget};
 pub use config::{
     CATALOG_CACHE, CacheHint, CacheScope, Config, ConfigError, DEFAULT_ENDPOINT,
     DEFAULT_MAX_LINE_BYTES, HEADER_PARAMS, HttpSettings, Identity, LEGACY_VERSIONS,

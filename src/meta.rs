@@ -35,6 +35,7 @@ use std::fmt;
 
 use serde::de::{DeserializeSeed, Deserializer, MapAccess, Visitor};
 
+use crate::config::input::InputKind;
 use crate::dispatch::MethodParams;
 use crate::error::{Code, ErrorData, RpcError};
 use crate::json::{ScanSeed, Shallow, visit_object};
@@ -88,6 +89,11 @@ pub struct Meta<'a> {
     /// `io.modelcontextprotocol/clientCapabilities`: `Some(true)` when it is
     /// an object whose defined capabilities are objects.
     pub client_capabilities_ok: Option<bool>,
+    /// The input capabilities `clientCapabilities` declares (objects named
+    /// `elicitation`, `roots`, `sampling`), as the bits of
+    /// `crate::config::input::InputKind::bit`: what a multi round-trip
+    /// request may ask this request's client for.
+    pub declared: u8,
     /// `io.modelcontextprotocol/clientInfo`: `Some(true)` when it is an
     /// `Implementation`.
     pub client_info_ok: Option<bool>,
@@ -225,12 +231,14 @@ impl<'de> Visitor<'de> for MetaSeed<'_, '_, 'de> {
                     meta.client_capabilities_ok = Some(map.next_value_seed(ShapeSeed {
                         dup,
                         shape: Shape::Capabilities,
+                        declared: &mut meta.declared,
                     })?)
                 }
                 CLIENT_INFO => {
                     meta.client_info_ok = Some(map.next_value_seed(ShapeSeed {
                         dup,
                         shape: Shape::Implementation,
+                        declared: &mut 0,
                     })?)
                 }
                 LOG_LEVEL => meta.log_level = Some(map.next_value_seed(ScanSeed { dup })?),
@@ -284,6 +292,8 @@ enum Shape {
 struct ShapeSeed<'d> {
     dup: &'d mut bool,
     shape: Shape,
+    /// Where the declared input capabilities go ([`Meta::declared`]).
+    declared: &'d mut u8,
 }
 
 impl<'de> DeserializeSeed<'de> for ShapeSeed<'_> {
@@ -294,6 +304,7 @@ impl<'de> DeserializeSeed<'de> for ShapeSeed<'_> {
         let mut ok = true;
         let mut name = false;
         let mut version = false;
+        let mut declared = 0u8;
         let is_object = d.deserialize_any(ShapeVisitor {
             dup: &mut dup,
             on_member: &mut |key: &str, value: &Shallow<'_>| match shape {
@@ -304,6 +315,11 @@ impl<'de> DeserializeSeed<'de> for ShapeSeed<'_> {
                     ) && *value != Shallow::Object
                     {
                         ok = false;
+                    }
+                    if *value == Shallow::Object
+                        && let Some(kind) = InputKind::ALL.iter().find(|k| k.capability() == key)
+                    {
+                        declared |= kind.bit();
                     }
                 }
                 Shape::Implementation => match key {
@@ -320,6 +336,7 @@ impl<'de> DeserializeSeed<'de> for ShapeSeed<'_> {
         if dup {
             *self.dup = true;
         }
+        *self.declared = declared;
         Ok(is_object
             && ok
             && match shape {

@@ -171,23 +171,28 @@ fn get_result(description: &str, messages: Vec<Node>, config: &Config) -> Vec<u8
 
 impl Prompts {
     /// Renders every reply, or `None` when no prompt is offered.
-    pub(crate) fn new(config: &Config) -> Option<Self> {
+    ///
+    /// `extra` are the `prompts/list` entries of the input prompts
+    /// (`crate::input`), by name; they are listed among the catalog's, in
+    /// name order, and answered by `crate::dispatch`.
+    pub(crate) fn new(config: &Config, extra: Vec<(String, Node)>) -> Option<Self> {
         let c = config.catalog();
-        if c.prompts.is_empty() && c.content_prompts.is_empty() {
+        if c.prompts.is_empty() && c.content_prompts.is_empty() && extra.is_empty() {
             return None;
         }
-        // Coded and configured prompts together, in name order (P1).
-        let mut listed: Vec<(&str, Node)> = c
+        // Coded, configured and input prompts together, in name order (P1).
+        let mut listed: Vec<(String, Node)> = c
             .prompts
             .iter()
-            .map(|p| (p.as_str(), descriptor(p)))
+            .map(|p| (p.clone(), descriptor(p)))
             .collect();
         listed.extend(
             c.content_prompts
                 .iter()
-                .map(|p| (p.name.as_str(), content_descriptor(p))),
+                .map(|p| (p.name.clone(), content_descriptor(p))),
         );
-        listed.sort_by(|a, b| a.0.cmp(b.0));
+        listed.extend(extra);
+        listed.sort_by(|a, b| a.0.cmp(&b.0));
         let mut members = vec![(
             "prompts",
             Node::Arr(listed.into_iter().map(|(_, d)| d).collect()),

@@ -25,11 +25,11 @@
 //! or rejected on its own; nothing is inferred from earlier requests).
 
 use crate::config::Config;
-use crate::dispatch::Methods;
+use crate::dispatch::{Context, Methods};
 use crate::envelope::{self, Id, Message, TOO_LONG};
 use crate::error::{Code, RpcError};
 use crate::legacy::Legacy;
-use crate::meta::{ParamsField, Versions};
+use crate::meta::{MetaField, ParamsField, Versions};
 use crate::tools::{Catalog, Direct, Executor};
 
 /// What became of one input line.
@@ -120,12 +120,28 @@ impl Server {
         self.respond_with(line, out, &mut Direct)
     }
 
-    /// Answers one line, running tools through `executor`.
+    /// Answers one line, running tools through `executor`, at the epoch
+    /// ([`Server::respond_at`] with `now` 0).
     pub fn respond_with<E: Executor>(
         &self,
         line: &[u8],
         out: &mut Vec<u8>,
         executor: &mut E,
+    ) -> Disposition {
+        self.respond_at(line, out, executor, 0)
+    }
+
+    /// Answers one line at `now` (seconds since 1970-01-01T00:00:00Z), the
+    /// time a multi round-trip request's `requestState` is issued and
+    /// checked at (rows I2, I8). The time is an input, as everything else
+    /// is: the same line at the same `now` gives the same bytes. Only a
+    /// configuration with `input_required` targets reads it.
+    pub fn respond_at<E: Executor>(
+        &self,
+        line: &[u8],
+        out: &mut Vec<u8>,
+        executor: &mut E,
+        now: u64,
     ) -> Disposition {
         match self.read(line) {
             Line::Blank => Disposition::Blank,
@@ -133,7 +149,7 @@ impl Server {
                 self.write_oversized(out);
                 Disposition::Replied
             }
-            Line::Message(message) => self.answer(message, out, executor),
+            Line::Message(message) => self.answer_at(message, out, executor, now),
         }
     }
 
@@ -152,12 +168,24 @@ impl Server {
         Line::Message(envelope::decode(line))
     }
 
-    /// Answers a decoded message (from [`Server::read`]) under 2026-07-28.
+    /// Answers a decoded message (from [`Server::read`]) under 2026-07-28,
+    /// at the epoch.
     pub fn answer<E: Executor>(
         &self,
         message: Message<'_>,
         out: &mut Vec<u8>,
         executor: &mut E,
+    ) -> Disposition {
+        self.answer_at(message, out, executor, 0)
+    }
+
+    /// [`Server::answer`] at `now` (see [`Server::respond_at`]).
+    pub fn answer_at<E: Executor>(
+        &self,
+        message: Message<'_>,
+        out: &mut Vec<u8>,
+        executor: &mut E,
+        now: u64,
     ) -> Disposition {
         match message {
             Message::Notification { .. } => Disposition::Notification,
@@ -167,7 +195,7 @@ impl Server {
                 Disposition::Replied
             }
             Message::Request { id, method, params } => {
-                self.answer_request(&id, &method, params.as_ref(), out, executor);
+                self.answer_request(&id, &method, params.as_ref(), out, executor, now);
                 Disposition::Replied
             }
         }
@@ -183,9 +211,10 @@ impl Server {
         params: Option<&ParamsField<'_>>,
         out: &mut Vec<u8>,
         executor: &mut E,
+        now: u64,
     ) -> Option<Code> {
         let mut ran = None;
-        match self.handle(method, params, executor, &mut ran) {
+        match self.handle(method, params, executor, now, &mut ran) {
             Ok(body) => {
                 // T12, T13: the notifications this request's `_meta` asked
                 // of the tool that ran, before its response.
@@ -215,6 +244,7 @@ impl Server {
         method: &str,
         params: Option<&ParamsField<'a>>,
         executor: &mut E,
+        now: u64,
         ran: &mut Option<&'s crate::catalog::ContentTool>,
     ) -> Result<std::borrow::Cow<'s, [u8]>, RpcError<'a>> {
         let modern_initialize = method == "initialize" && Versions::is_modern(params);
@@ -225,12 +255,18 @@ impl Server {
         if modern_initialize {
             return Err(crate::meta::INITIALIZE_REMOVED);
         }
-        let method_params = match params {
-            Some(ParamsField::Object(p)) => &p.method,
+        let (method_params, meta) = match params {
+            Some(ParamsField::Object(p)) => (&p.method, &p.meta),
             // `check` has refused every other case.
             _ => return Err(crate::meta::NO_PARAMS),
         };
-        self.methods.call(method, method_params, executor, ran)
+        let declared = match meta {
+            MetaField::Object(m) => m.declared,
+            _ => 0,
+        };
+        let context = Context { declared, now };
+        self.methods
+            .call(method, method_params, context, executor, ran)
     }
 }
 

@@ -118,9 +118,10 @@ pub(crate) fn step<E: Executor>(
     line: &[u8],
     out: &mut Vec<u8>,
     executor: &mut E,
+    now: u64,
 ) -> (State, Disposition) {
     if !server.legacy().is_on() {
-        return (state, server.respond_with(line, out, executor));
+        return (state, server.respond_at(line, out, executor, now));
     }
     let message = match server.read(line) {
         Line::Blank => return (state, Disposition::Blank),
@@ -160,7 +161,7 @@ pub(crate) fn step<E: Executor>(
             };
             (next, Disposition::Notification)
         }
-        message => (state, server.answer(message, out, executor)),
+        message => (state, server.answer_at(message, out, executor, now)),
     }
 }
 
@@ -207,14 +208,27 @@ impl<'s> Session<'s> {
         self.handle_with(line, out, &mut Direct)
     }
 
-    /// Handles one line, running tools through `executor`.
+    /// Handles one line, running tools through `executor`, at the epoch.
     pub fn handle_with<E: Executor>(
         &mut self,
         line: &[u8],
         out: &mut Vec<u8>,
         executor: &mut E,
     ) -> Disposition {
-        let (next, disposition) = step(self.server, self.state, line, out, executor);
+        self.handle_at(line, out, executor, 0)
+    }
+
+    /// Handles one line at `now` (seconds since 1970), the time a multi
+    /// round-trip request's `requestState` is issued and checked at
+    /// ([`Server::respond_at`]).
+    pub fn handle_at<E: Executor>(
+        &mut self,
+        line: &[u8],
+        out: &mut Vec<u8>,
+        executor: &mut E,
+        now: u64,
+    ) -> Disposition {
+        let (next, disposition) = step(self.server, self.state, line, out, executor, now);
         self.state = next;
         disposition
     }

@@ -638,10 +638,71 @@ fn http_auth_seeds() -> Seeds {
     seeds
 }
 
-fn generated() -> [(&'static str, Seeds); 6] {
+/// Seeds of the `mrtr` target, in its input layout
+/// (`testkit/src/fuzzing/mrtr.rs`): target, time, capabilities, state,
+/// edits (position, byte), then `inputResponses`.
+fn mrtr_seeds() -> Seeds {
+    let seed = |head: [u8; 4], edits: &[(u8, u8)], rest: &[u8]| {
+        let mut data = head.to_vec();
+        data.push(edits.len() as u8);
+        for (position, byte) in edits {
+            data.extend_from_slice(&[*position, *byte]);
+        }
+        data.extend_from_slice(rest);
+        data
+    };
+    // Targets by index in the fixtures: 0 elicitation, 3 request_state,
+    // 5 multi_round, 6 tampered_state, 7 capabilities, 8 missing
+    // capability, 10 the prompt. Capabilities 8: all three.
+    vec![
+        ("first-round".into(), seed([0, 0, 8, 0], &[], b"")),
+        ("honest-retry".into(), seed([3, 1, 8, 1], &[], b"\x01{}")),
+        (
+            "multi-round-retry".into(),
+            seed([5, 0, 8, 1], &[], b"\x01{}"),
+        ),
+        (
+            "edited-state".into(),
+            seed([6, 0, 8, 2], &[(5, b'A'), (40, b'B'), (58, 0)], b"{}"),
+        ),
+        (
+            "state-as-text".into(),
+            seed(
+                [3, 0, 8, 3],
+                &[],
+                b"AQAAAAAAAABrFNayp1mlVmZnDcXPuD4oXCAoaFzKr5V_zMyMQKvwNQCDV1M",
+            ),
+        ),
+        ("state-a-number".into(), seed([6, 0, 8, 4], &[], b"")),
+        (
+            "other-target-state".into(),
+            seed([3, 0, 8, 5], &[], b"\x01{}"),
+        ),
+        (
+            "other-user-state".into(),
+            seed([6, 1, 8, 6], &[], b"\x01{}"),
+        ),
+        ("expired".into(), seed([3, 2, 8, 1], &[], b"\x01{}")),
+        (
+            "malformed-answer".into(),
+            seed([0, 0, 8, 0], &[], br#"{"user_name":12345}"#),
+        ),
+        (
+            "declined".into(),
+            seed([0, 0, 8, 0], &[], br#"{"user_name":{"action":"decline"}}"#),
+        ),
+        ("null-responses".into(), seed([0, 0, 8, 0], &[], b"null")),
+        ("no-capabilities".into(), seed([8, 0, 0, 0], &[], b"")),
+        ("sampling-only".into(), seed([7, 0, 4, 0], &[], b"")),
+        ("prompt".into(), seed([10, 0, 8, 0], &[], b"\x01{}")),
+    ]
+}
+
+fn generated() -> [(&'static str, Seeds); 7] {
     [
         ("http", http_seeds()),
         ("http_auth", http_auth_seeds()),
+        ("mrtr", mrtr_seeds()),
         ("respond_bytes", byte_seeds()),
         ("config_load", config_seeds()),
         (

@@ -282,13 +282,14 @@ async fn answer(
             match Limited::new(body, limit).collect().await {
                 Ok(collected) => {
                     let bytes = collected.to_bytes();
-                    binding.respond_as(
+                    binding.respond_as_at(
                         server,
                         &Request {
                             body: &bytes,
                             ..head
                         },
                         &mut mcp_reference::Direct,
+                        now,
                     )
                 }
                 // Over the limit, or the client stopped sending: either

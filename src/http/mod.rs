@@ -235,7 +235,7 @@ impl Binding {
         executor: &mut E,
     ) -> Response {
         match self.head(request, trust) {
-            Ok(admitted) => self.respond_as(admitted.server, request, executor),
+            Ok(admitted) => self.respond_as_at(admitted.server, request, executor, trust.now),
             Err(refused) => refused,
         }
     }
@@ -248,10 +248,23 @@ impl Binding {
         request: &Request<'_>,
         executor: &mut E,
     ) -> Response {
+        self.respond_as_at(server, request, executor, 0)
+    }
+
+    /// [`Binding::respond_as`] at `now` (seconds since 1970), the time a
+    /// multi round-trip request's `requestState` is issued and checked at
+    /// ([`Server::respond_at`]).
+    pub fn respond_as_at<E: Executor>(
+        &self,
+        server: &Server,
+        request: &Request<'_>,
+        executor: &mut E,
+        now: u64,
+    ) -> Response {
         if request.body.len() > self.server.config().max_line_bytes() {
             return self.too_large();
         }
-        self.answer_body(server, request, executor)
+        self.answer_body(server, request, executor, now)
     }
 
     /// Whether authorization is on (the configuration's
@@ -356,6 +369,7 @@ impl Binding {
         server: &Server,
         request: &Request<'_>,
         executor: &mut E,
+        now: u64,
     ) -> Response {
         // Room for every constant reply of the textbook's server, so that
         // writing one never reallocates.
@@ -391,7 +405,8 @@ impl Binding {
                     );
                     return Response::json(400, out);
                 }
-                let code = server.answer_request(&id, &method, params.as_ref(), &mut out, executor);
+                let code =
+                    server.answer_request(&id, &method, params.as_ref(), &mut out, executor, now);
                 // H18: notifications before the response (T12, T13) make
                 // a text/event-stream when the request accepts one; else
                 // the response alone.

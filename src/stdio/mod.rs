@@ -139,6 +139,9 @@ struct Answerer<'s> {
     /// Whether the process has said what a refused `initialize` needs
     /// (once per process, shared by the reading and the helper thread).
     hinted: Arc<AtomicBool>,
+    /// Whether the configuration has multi round-trip targets, the only
+    /// ones that read the time: only then is the clock read, per line.
+    clock: bool,
 }
 
 impl<'s> Answerer<'s> {
@@ -150,6 +153,7 @@ impl<'s> Answerer<'s> {
             level,
             stats: Stats::default(),
             hinted,
+            clock: server.config().input().is_some(),
         }
     }
 
@@ -206,7 +210,8 @@ impl<'s> Answerer<'s> {
         self.stats.lines += 1;
         let n = self.stats.lines;
         let before = out.len();
-        match self.session.handle(line, out) {
+        let now = if self.clock { now() } else { 0 };
+        match self.session.handle_at(line, out, &mut crate::tools::Direct, now) {
             Disposition::Replied => {
                 self.stats.replies += 1;
                 self.hint_legacy(log, n, line, out.get(before..).unwrap_or_default());
@@ -673,6 +678,14 @@ fn run<R: Read, L: Write>(driver: &mut Driver<'_, L>, mut input: R) -> Result<()
         }
         end += n;
     }
+}
+
+/// The driver's clock: seconds since 1970 (0 if the system clock is set
+/// before it), read only for configurations whose requests need it.
+fn now() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
 }
 
 #[cfg(test)]

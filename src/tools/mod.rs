@@ -139,7 +139,7 @@ pub struct Checked<'b> {
 }
 
 impl<'b> Checked<'b> {
-    fn new(args: &'b Arguments<'b>, era: Era) -> Self {
+    pub(crate) fn new(args: &'b Arguments<'b>, era: Era) -> Self {
         Checked { args, era }
     }
     /// The era the call is answered in.
@@ -177,6 +177,13 @@ pub trait Tool: Send + Sync {
     /// result (rows T12, T13): only a content tool has any.
     fn notices(&self) -> Option<&crate::catalog::ContentTool> {
         None
+    }
+
+    /// Whether the tool exists in 2026-07-28 only: a multi round-trip tool
+    /// (`crate::input`), which no legacy era can ask for input for, is
+    /// neither listed nor called there.
+    fn modern_only(&self) -> bool {
+        false
     }
 }
 
@@ -277,6 +284,13 @@ impl Catalog {
         }
         tools.sort_by(|a, b| a.name().cmp(b.name()));
         Catalog { tools }
+    }
+    /// The catalog with `extra` tools added (the configured multi
+    /// round-trip tools, built by `crate::dispatch`), in name order.
+    pub(crate) fn with_extra(mut self, extra: Vec<Box<dyn Tool>>) -> Self {
+        self.tools.extend(extra);
+        self.tools.sort_by(|a, b| a.name().cmp(b.name()));
+        self
     }
     /// The tool called `name`, if this configuration offers it.
     pub fn find(&self, name: &str) -> Option<&dyn Tool> {

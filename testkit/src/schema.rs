@@ -215,7 +215,23 @@ impl Schema {
             if reply["error"]["code"] == -32022 && self.defines("UnsupportedProtocolVersionError") {
                 self.validate("UnsupportedProtocolVersionError", &reply)?;
             }
+            if reply["error"]["code"] == -32021
+                && self.defines("MissingRequiredClientCapabilityError")
+            {
+                self.validate("MissingRequiredClientCapabilityError", &reply)?;
+            }
             return Ok(());
+        }
+        // A multi round-trip request's first rounds (docs/behavior.md, I2).
+        if reply["result"]["resultType"] == "input_required" && self.defines("InputRequiredResult")
+        {
+            let envelope = if self.defines("JSONRPCResultResponse") {
+                "JSONRPCResultResponse"
+            } else {
+                "JSONRPCResponse"
+            };
+            self.validate(envelope, &reply)?;
+            return self.validate("InputRequiredResult", &reply["result"]);
         }
         let result_type = match method {
             Some("server/discover") => Some("DiscoverResult"),

@@ -28,11 +28,13 @@
 pub mod http;
 pub mod http_auth;
 pub mod model;
+pub mod mrtr;
 #[cfg(test)]
 mod profile;
 pub mod render;
 pub use self::http::http;
 pub use self::http_auth::http_auth;
+pub use self::mrtr::mrtr;
 
 use std::sync::OnceLock;
 
@@ -55,6 +57,7 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("session", session),
     ("http", http),
     ("http_auth", http_auth),
+    ("mrtr", mrtr),
 ];
 
 /// An executor that counts which tools ran.

@@ -23,8 +23,14 @@ pub mod order {
     pub const ENVELOPE_ERROR: &[&str] = &["jsonrpc", "id", "error"];
     /// The error object.
     pub const ERROR: &[&str] = &["code", "message", "data"];
-    /// `-32022` data (and L6's), and R6's `uri`.
-    pub const ERROR_DATA: &[&str] = &["supported", "requested", "uri"];
+    /// `-32022` data (and L6's), R6's `uri`, I3's `requiredCapabilities`.
+    pub const ERROR_DATA: &[&str] = &["supported", "requested", "uri", "requiredCapabilities"];
+    /// I3's `requiredCapabilities` (DEC44).
+    pub const REQUIRED_CAPABILITIES: &[&str] = &["elicitation", "roots", "sampling"];
+    /// `InputRequiredResult` (I2, I4, I9).
+    pub const INPUT_REQUIRED: &[&str] = &["resultType", "_meta", "inputRequests", "requestState"];
+    /// An `InputRequests` value.
+    pub const INPUT_REQUEST: &[&str] = &["method", "params"];
     /// A result's `_meta`.
     pub const META: &[&str] = &["io.modelcontextprotocol/serverInfo"];
     /// serverInfo and the legacy `serverInfo`.
@@ -148,6 +154,9 @@ pub fn check(tree: &Json, line: &[u8], raw_id: Option<&str>) -> Result<(), Strin
         in_order("error", error, order::ERROR)?;
         if let Some(data) = get(error, "data") {
             in_order("error.data", data, order::ERROR_DATA)?;
+            if let Some(caps) = get(data, "requiredCapabilities") {
+                in_order("requiredCapabilities", caps, order::REQUIRED_CAPABILITIES)?;
+            }
         }
         return Ok(());
     }
@@ -168,7 +177,21 @@ pub fn check(tree: &Json, line: &[u8], raw_id: Option<&str>) -> Result<(), Strin
         in_order("capabilities", caps, order::CAPABILITIES)?;
     }
     let has = |name| get(result, name).is_some();
-    if has("protocolVersion") {
+    if has("inputRequests") || has("requestState") {
+        in_order("InputRequiredResult", result, order::INPUT_REQUIRED)?;
+        // The keys in configured order; each request's `params` is the
+        // configured JSON as serde_json writes it, members sorted (DEC47).
+        let requests = get(result, "inputRequests")
+            .map(members)
+            .unwrap_or_default();
+        for (_, _, request) in requests {
+            in_order("InputRequest", request, order::INPUT_REQUEST)?;
+            if let Some(params) = get(request, "params") {
+                sorted("InputRequest.params", params)?;
+            }
+        }
+        Ok(())
+    } else if has("protocolVersion") {
         in_order("InitializeResult", result, order::INITIALIZE)
     } else if has("supportedVersions") {
         in_order("DiscoverResult", result, order::DISCOVER)
@@ -355,6 +378,21 @@ fn items(array: Option<&Json>) -> &[Json] {
     match array {
         Some(Json::Arr(items)) => items,
         _ => &[],
+    }
+}
+
+/// Every object inside `value` has its members sorted by name.
+fn sorted(what: &str, value: &Json) -> Result<(), String> {
+    match value {
+        Json::Obj(members) => {
+            let names: Vec<&str> = members.iter().map(|(k, _, _)| k.as_str()).collect();
+            if names.windows(2).any(|w| w[0] > w[1]) {
+                return Err(format!("row W1: {what}: members {names:?} are not sorted"));
+            }
+            members.iter().try_for_each(|(_, _, v)| sorted(what, v))
+        }
+        Json::Arr(items) => items.iter().try_for_each(|v| sorted(what, v)),
+        _ => Ok(()),
     }
 }
 

@@ -37,7 +37,9 @@ pub fn offers_resources(config: &Config) -> bool {
 
 /// Whether it offers prompts.
 pub fn offers_prompts(config: &Config) -> bool {
-    !config.catalog().prompts.is_empty() || !config.catalog().content_prompts.is_empty()
+    !config.catalog().prompts.is_empty()
+        || !config.catalog().content_prompts.is_empty()
+        || config.input().is_some_and(|i| !i.prompts.is_empty())
 }
 
 /// Whether it offers `prompt`, coded or configured.
@@ -184,7 +186,8 @@ pub fn method(config: &Config, id: &str, method: &str, params: &Json) -> Expect 
         "resources/read" => read(config, params, result, fixed),
         "prompts/list" if cursor => fixed("P2"),
         "prompts/list" => result("P1", Body::PromptsList),
-        "prompts/get" => get(config, params, result, fixed),
+        "prompts/get" => super::input::generic(config, id, method, params)
+            .unwrap_or_else(|| get(config, params, result, fixed)),
         _ => complete(config, params, result, fixed),
     }
 }
@@ -513,15 +516,25 @@ fn check_prompts_list(
     result: &Map<String, Value>,
 ) -> Result<(), String> {
     let got = result.get("prompts").and_then(Value::as_array);
+    let inputs = config
+        .input()
+        .map(|i| i.prompts.as_slice())
+        .unwrap_or_default();
     let mut names: Vec<&str> = config
         .catalog()
         .prompts
         .iter()
         .map(String::as_str)
+        .chain(inputs.iter().map(|p| p.name.as_str()))
         .collect();
     names.sort();
     let mut list = Vec::new();
     for name in &names {
+        // I2: an input prompt is listed as configured (module `input`).
+        if let Some(p) = inputs.iter().find(|p| p.name == *name) {
+            list.push(super::input::prompt_entry(p));
+            continue;
+        }
         // Found by name: the configured prompts sort in among them.
         let g = got.and_then(|g| g.iter().find(|p| p.get("name") == Some(&json!(name))));
         let text = |k: &str| g.and_then(|g| g.get(k)).filter(|v| v.is_string()).cloned();

@@ -591,6 +591,10 @@ pub fn call(config: &Config, id: &str, params: &Json, era: Era) -> Expect {
                 _ => result("T9", Body::InvalidArguments(LOOKUP_STOCK)),
             }
         }
+        other if era == Era::Modern && super::input::is_tool(config, other) => {
+            super::input::generic(config, id, "tools/call", params)
+                .unwrap_or_else(|| Expect::new("I12", Reply::Unknown))
+        }
         other => match config
             .catalog()
             .content_tools

@@ -10,8 +10,10 @@ use serde_json::Value;
 
 use super::rows;
 
-/// Row W2: every error code the server may put on the wire, and no other
-/// (`-32603` and `-32021` are never emitted: docs/behavior.md, row W2).
+/// Row W2: every error code the server may put on the wire in a
+/// configuration without multi round-trip targets, and no other (`-32603`
+/// is never emitted; `-32021` only by an `input_required` target, row I3,
+/// whose model is [`super::input`]: docs/behavior.md, row W2).
 pub const ERROR_CODES: &[i64] = &[-32700, -32600, -32601, -32602, -32022];
 
 /// The era a reply is shaped for.

@@ -47,6 +47,7 @@ pub mod catalog;
 pub mod core;
 pub mod expect;
 pub mod http;
+pub mod input;
 pub mod legacy;
 pub mod notices;
 pub mod parse;

@@ -349,7 +349,25 @@ fn check_result(
             // "additionalProperties": false}` (no arguments).
             let content = &config.catalog().content_tools;
             expected.extend(content.iter().map(|t| t.name.as_str()));
+            // I2: the input tools, as configured (model `input`).
+            let inputs = config
+                .input()
+                .map(|i| i.tools.as_slice())
+                .unwrap_or_default();
+            expected.extend(inputs.iter().map(|t| t.name.as_str()));
             expected.sort_unstable();
+            for tool in tools.as_array().into_iter().flatten() {
+                let name = tool.get("name").and_then(Value::as_str);
+                if let Some(t) = inputs.iter().find(|t| Some(t.name.as_str()) == name)
+                    && *tool != super::input::tool_entry(t)
+                {
+                    return Err(format!(
+                        "input tool {}: expected {}",
+                        t.name,
+                        super::input::tool_entry(t)
+                    ));
+                }
+            }
             for tool in tools.as_array().into_iter().flatten() {
                 let name = tool.get("name").and_then(Value::as_str);
                 if let Some(t) = content.iter().find(|t| Some(t.name.as_str()) == name) {
