@@ -30,8 +30,9 @@ pub const PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
 pub const CLIENT_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
 /// See [`PROTOCOL_VERSION`].
 pub const CLIENT_INFO: &str = "io.modelcontextprotocol/clientInfo";
-/// See [`PROTOCOL_VERSION`].
-pub const LOG_LEVEL: &str = "io.modelcontextprotocol/logLevel";
+/// See [`PROTOCOL_VERSION`] (defined with the answer types, which the
+/// notifications model reads too).
+pub use super::expect::LOG_LEVEL;
 /// The four keys that make a request modern (`docs/behavior.md`, "Which
 /// era a line belongs to").
 pub const MODERN_KEYS: [&str; 4] = [
@@ -42,16 +43,7 @@ pub const MODERN_KEYS: [&str; 4] = [
 ];
 
 /// `LoggingLevel` of the 2026-07-28 schema (row M12).
-pub const LOG_LEVELS: &[&str] = &[
-    "debug",
-    "info",
-    "notice",
-    "warning",
-    "error",
-    "critical",
-    "alert",
-    "emergency",
-];
+pub use super::expect::LOG_LEVELS;
 
 /// The capabilities `ClientCapabilities` defines as objects (row M9).
 pub const CAPABILITIES: &[&str] = &[

@@ -10,6 +10,21 @@ use serde_json::Value;
 
 use super::rows;
 
+/// The `_meta` key of the request's log level (rows M12, T13).
+pub const LOG_LEVEL: &str = "io.modelcontextprotocol/logLevel";
+
+/// `LoggingLevel` of the 2026-07-28 schema (row M12).
+pub const LOG_LEVELS: &[&str] = &[
+    "debug",
+    "info",
+    "notice",
+    "warning",
+    "error",
+    "critical",
+    "alert",
+    "emergency",
+];
+
 /// Row W2: every error code the server may put on the wire in a
 /// configuration without multi round-trip targets, and no other (`-32603`
 /// is never emitted; `-32021` only by an `input_required` target, row I3,

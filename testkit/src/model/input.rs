@@ -152,7 +152,7 @@ pub fn expect(config: &Config, request: &Value, now: u64) -> Option<InputExpect>
         None => &empty,
         Some(Value::Object(a)) => a,
         Some(_) if tool => {
-            let (code, message) = crate::model::rows::fixed("T2");
+            let (code, message) = super::rows::fixed("T2");
             return Some(error("T2", code, &message));
         }
         Some(_) => return Some(error("I13", INVALID_PARAMS, PROMPT_BAD_ARGUMENTS)),
@@ -299,9 +299,9 @@ pub fn generic(
     config: &Config,
     id: &str,
     method: &str,
-    params: &crate::model::Json,
-) -> Option<crate::model::Expect> {
-    use crate::model::{Expect, Reply};
+    params: &super::tree::Json,
+) -> Option<super::expect::Expect> {
+    use super::expect::{Expect, Reply};
     let id_value: Value = serde_json::from_str(id).ok()?;
     let request =
         json!({"jsonrpc": "2.0", "id": id_value, "method": method, "params": params.to_value()});

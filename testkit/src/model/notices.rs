@@ -15,7 +15,7 @@
 
 use serde_json::{Map, Value, json};
 
-use super::core::{LOG_LEVEL, LOG_LEVELS};
+use super::expect::{LOG_LEVEL, LOG_LEVELS};
 use super::tree::Json;
 use mcp_reference::catalog::ContentTool;
 
