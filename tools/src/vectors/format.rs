@@ -448,14 +448,39 @@ fn same_token(a: &str, b: &str) -> bool {
     matches!((token(a), token(b)), (Ok(x), Ok(y)) if x == y)
 }
 
-/// The levels at which a step fails, given what came back (`None`: no
-/// line): for each level of the vector, its own judgement (`must` and
-/// `should` only where the step's `expect` is judged at that level).
+/// What came back for a step.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Got<'a> {
+    /// A line.
+    Line(&'a [u8]),
+    /// No line, and the server showed it had gone past the request: the
+    /// probe written after it was answered. Only this is a silence.
+    Silence,
+    /// No line and no sign of life after the request: the server exited
+    /// or stopped answering. Not a silence: nothing was observed, and a
+    /// step that expects silence fails (a server that dies on every
+    /// notification does not pass the vectors that expect none).
+    Nothing,
+}
+
+impl<'a> Got<'a> {
+    /// The line, if one came.
+    pub fn line(self) -> Option<&'a [u8]> {
+        match self {
+            Got::Line(line) => Some(line),
+            Got::Silence | Got::Nothing => None,
+        }
+    }
+}
+
+/// The levels at which a step fails, given what came back: for each
+/// level of the vector, its own judgement (`must` and `should` only where
+/// the step's `expect` is judged at that level).
 pub fn failed_levels(
     v: &Vector,
     fixture: Option<&str>,
     step: &Step,
-    got: Option<&[u8]>,
+    got: Got,
 ) -> Vec<&'static str> {
     v.levels(fixture)
         .into_iter()
@@ -464,9 +489,11 @@ pub fn failed_levels(
                 matches!(*level, "canonical" | "textbook") || v.expect_judged_at(step, level);
             let ok = match (&step.reply, got) {
                 _ if !judged => true,
-                (None, None) => true,
-                (None, Some(_)) | (Some(_), None) => false,
-                (Some(reply), Some(got)) => match *level {
+                (None, Got::Silence) => true,
+                (None, Got::Line(_) | Got::Nothing) | (Some(_), Got::Silence | Got::Nothing) => {
+                    false
+                }
+                (Some(reply), Got::Line(got)) => match *level {
                     "canonical" => got == reply.as_bytes(),
                     "textbook" => textbook(v, reply, got),
                     _ => step.expect.as_ref().is_some_and(|e| meets(e, got)),
