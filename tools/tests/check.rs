@@ -707,3 +707,22 @@ fn a_command_without_dashes_gets_the_corrected_command_line() {
         "mcp-reference: the server's command goes after `--`: mcp-reference check --json -- ./server --flag"
     );
 }
+
+/// A server whose `server/discover` handler never returns (errors found
+/// before it, such as -32022, are still answered): the valid request of
+/// `stateless.fresh-and-later` gets no reply in either order, so there is
+/// nothing to compare. The check says NOT RUN and why (it said PASS,
+/// judging "no reply" equal to "no reply").
+#[test]
+fn a_discover_that_never_returns_leaves_statelessness_not_run() {
+    let report = run(
+        fixture::faulty(&["--drop", "server/discover"]),
+        Duration::from_secs(2),
+    );
+    let outcome = report.outcome("stateless.fresh-and-later");
+    let Some(Outcome::NotRun(why)) = outcome else {
+        panic!("{outcome:?}\n{}", report.table())
+    };
+    assert!(why.contains("there is no answer to compare"), "{why}");
+    assert_ne!(report.verdict(), Verdict::Pass);
+}
