@@ -492,6 +492,11 @@ fn a_silent_server_is_judged_after_two_processes() {
                 assert!(f.reason.contains("no reply within 300 ms"), "{}", f.reason);
                 timed_out += 1;
             }
+            // Nothing on stdout is nothing judged: the stdout checks are
+            // not run (they passed before, having judged nothing).
+            (Outcome::NotRun(why), "stdout.json-rpc" | "stdout.schema") => {
+                assert!(why.contains("wrote no line on stdout"), "{why}")
+            }
             (Outcome::NotRun(why), _) => {
                 assert!(
                     why.contains("answered none of its first 2 requests"),
@@ -499,8 +504,6 @@ fn a_silent_server_is_judged_after_two_processes() {
                 )
             }
             (Outcome::Skip(_), _) => {}
-            // Nothing on stdout breaks no stdout rule.
-            (Outcome::Pass, "stdout.json-rpc" | "stdout.schema") => {}
             (Outcome::Pass, id) => panic!("{id} passed against a silent server"),
         }
     }
@@ -725,4 +728,48 @@ fn a_discover_that_never_returns_leaves_statelessness_not_run() {
     };
     assert!(why.contains("there is no answer to compare"), "{why}");
     assert_ne!(report.verdict(), Verdict::Pass);
+}
+
+/// The reference with its legacy path on, checked with a schema folder
+/// that holds only 2026-07-28: the legacy `initialize` results cannot be
+/// validated, so `stdout.schema` is not run and says which lines went
+/// unjudged (it passed before, counting them as valid); with the whole
+/// folder it passes.
+#[test]
+fn legacy_results_without_their_schema_leave_stdout_schema_not_run() {
+    let spec = mcp_reference_testkit::schema::spec_dir().expect("MCP_SPEC_DIR names the schemas");
+    let dir = std::env::temp_dir().join(format!("mcp-check-modern-only-{}", std::process::id()));
+    let modern = dir.join("2026-07-28");
+    std::fs::create_dir_all(&modern).expect("a scratch folder");
+    std::fs::copy(
+        spec.join("2026-07-28/schema.json"),
+        modern.join("schema.json"),
+    )
+    .expect("the 2026-07-28 schema");
+    let mut command = fixture::reference();
+    command.extend(["--legacy".into(), "2025-11-25".into()]);
+    let mut options = Options::new(command.clone());
+    options.timeout = PATIENT;
+    options.schema = Some(modern.join("schema.json"));
+    let report = check::run(&options).expect("a report");
+    let outcome = report.outcome("stdout.schema");
+    let Some(Outcome::NotRun(why)) = outcome else {
+        panic!("{outcome:?}\n{}", report.table())
+    };
+    assert!(
+        why.contains("initialize result(s) of version \"2025-11-25\""),
+        "{why}"
+    );
+    assert_eq!(report.verdict(), Verdict::Incomplete);
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut options = Options::new(command);
+    options.timeout = PATIENT;
+    options.schema = Some(spec.join("2026-07-28/schema.json"));
+    let report = check::run(&options).expect("a report");
+    assert_eq!(
+        report.outcome("stdout.schema"),
+        Some(&Outcome::Pass),
+        "{}",
+        report.table()
+    );
 }
