@@ -773,3 +773,47 @@ fn legacy_results_without_their_schema_leave_stdout_schema_not_run() {
         report.table()
     );
 }
+
+/// The catalog's order template and prompt with other data (one order of
+/// the user, none of anyone else): reading the fixture's "foreign" ids
+/// reads nothing that exists, so the book-orders checks cannot show that
+/// another user's order is withheld. They are not run, and say why (they
+/// passed before: the template string was taken for the fixture's data).
+#[test]
+fn the_template_with_other_data_leaves_the_book_orders_checks_not_run() {
+    let mut config: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../vectors/configs/catalog.json"),
+        )
+        .expect("the catalog fixture"),
+    )
+    .expect("JSON");
+    config["orders"] = serde_json::json!([{
+        "order_id": "C-1", "owner": "mira", "status": "processing",
+        "as_of": "2026-09-14T00:00:00Z", "source_version": "other-v1"
+    }]);
+    let path =
+        std::env::temp_dir().join(format!("mcp-check-other-data-{}.json", std::process::id()));
+    std::fs::write(&path, config.to_string()).expect("a scratch file");
+    let mut options = Options::new(fixture::faulty(&[]));
+    options.timeout = PATIENT;
+    options
+        .env
+        .push(("MCP_REFERENCE_CONFIG".into(), path.clone().into_os_string()));
+    let report = check::run(&options).expect("a report");
+    let _ = std::fs::remove_file(&path);
+    for id in [
+        "resources.order-not-yours",
+        "completion.own-ids-only",
+        "completion.foreign-as-none",
+    ] {
+        let outcome = report.outcome(id);
+        let Some(Outcome::NotRun(why)) = outcome else {
+            panic!("{id}: {outcome:?}\n{}", report.table())
+        };
+        assert!(why.contains("vectors/configs/catalog.json"), "{id}: {why}");
+    }
+    assert!(report.failed().is_empty(), "{}", report.table());
+    assert_eq!(report.verdict(), Verdict::Incomplete);
+}
