@@ -41,6 +41,10 @@
 //!                           errors found before the handler runs (a bad
 //!                           version, a missing _meta) are still answered,
 //!                           and so is every other method
+//!   --exit-status N         exits with status N at end-of-file (after
+//!                           answering everything)
+//!   --stray-at-eof          at end-of-file, writes an error response to an
+//!                           id no request carried before exiting
 //!   --exit-on-notifications exits (status 101, as a panic does) on the
 //!                           first notification it reads, before reading
 //!                           further
@@ -123,6 +127,8 @@ struct Faults {
     complete_counts_leaks: bool,
     list_varies: bool,
     exit_on_notifications: bool,
+    exit_status: Option<u8>,
+    stray_at_eof: bool,
     hang_on_notifications: bool,
     /// With --list-varies: whether a resources/read has been answered.
     read_seen: std::cell::Cell<bool>,
@@ -156,6 +162,11 @@ fn parse() -> Result<Faults, String> {
             "--complete-counts-leaks" => f.complete_counts_leaks = true,
             "--list-varies" => f.list_varies = true,
             "--exit-on-notifications" => f.exit_on_notifications = true,
+            "--stray-at-eof" => f.stray_at_eof = true,
+            "--exit-status" => {
+                let n = args.next().ok_or("--exit-status needs a number")?;
+                f.exit_status = Some(n.parse().map_err(|_| "--exit-status needs 0 to 255")?);
+            }
             "--hang-on-notifications" => f.hang_on_notifications = true,
             "--slow-start" => {
                 let ms = args.next().ok_or("--slow-start needs milliseconds")?;
@@ -353,7 +364,15 @@ fn main() -> ExitCode {
     for reply in pending {
         let _ = reply.join();
     }
-    ExitCode::SUCCESS
+    if faults.stray_at_eof {
+        write(
+            "{\"jsonrpc\":\"2.0\",\"id\":\"faulty-never-sent\",\"error\":{\"code\":-32603,\"message\":\"Internal error\"}}\n",
+        );
+    }
+    match faults.exit_status {
+        Some(n) => ExitCode::from(n),
+        None => ExitCode::SUCCESS,
+    }
 }
 
 /// A number that differs from run to run (the standard library's

@@ -45,12 +45,18 @@ fn feature_checks() -> BTreeSet<&'static str> {
 }
 
 /// Every check ran (none skipped, but for those of the capabilities the
-/// server does not declare) and exactly `expected` failed.
+/// server does not declare; none not run) and exactly `expected` failed.
 fn assert_fails_exactly(report: &Report, expected: &[&'static str]) {
     assert_eq!(
         failed(report),
         set(expected),
         "failing checks differ from the fault's own\n{}",
+        report.table()
+    );
+    assert_eq!(
+        report.not_run(),
+        Vec::<&str>::new(),
+        "checks that should have run did not\n{}",
         report.table()
     );
     let skipped: BTreeSet<&str> = report.skipped().into_iter().collect();
@@ -81,7 +87,8 @@ fn run_catalog(command: Vec<OsString>) -> Report {
     check::run(&options).unwrap_or_else(|e| panic!("no report: {e}"))
 }
 
-/// Every check ran, none skipped, and exactly `expected` failed.
+/// Every check ran (none skipped, none not run), and exactly `expected`
+/// failed.
 fn assert_catalog_fails_exactly(report: &Report, expected: &[&'static str]) {
     assert_eq!(
         failed(report),
@@ -90,6 +97,7 @@ fn assert_catalog_fails_exactly(report: &Report, expected: &[&'static str]) {
         report.table()
     );
     assert!(report.skipped().is_empty(), "{}", report.table());
+    assert!(report.not_run().is_empty(), "{}", report.table());
 }
 
 #[test]
@@ -283,6 +291,35 @@ fn leaking_a_forbidden_order_is_invisible_to_check() {
     // check knows no tool: this fault is diff's to find (tests/diff.rs).
     let report = run(fixture::faulty(&["--leak-forbidden"]), PATIENT);
     assert_fails_exactly(&report, &[]);
+}
+
+#[test]
+fn a_stray_reply_at_eof_fails_answers_all() {
+    // Every request is answered, but a reply to an id never sent follows
+    // (after the notifications of notifications.silent too): it passed
+    // before, the stray counted only when a reply was also missing.
+    let report = run(fixture::faulty(&["--stray-at-eof"]), PATIENT);
+    assert_fails_exactly(&report, &["notifications.silent", "eof.answers-all"]);
+    let Some(Outcome::Fail(f)) = report.outcome("eof.answers-all") else {
+        unreachable!()
+    };
+    assert!(
+        f.reason.contains("an id that was never sent"),
+        "{}",
+        f.reason
+    );
+}
+
+#[test]
+fn exiting_with_an_error_status_at_eof_fails_exits() {
+    // Everything answered, then exit status 3: eof.exits passed any status.
+    let report = run(fixture::faulty(&["--exit-status", "3"]), PATIENT);
+    assert_fails_exactly(&report, &["eof.exits"]);
+    let Some(Outcome::Fail(f)) = report.outcome("eof.exits") else {
+        unreachable!()
+    };
+    assert!(f.reason.contains("exit status: 3"), "{}", f.reason);
+    assert_eq!(report.verdict(), Verdict::Pass, "a SHOULD");
 }
 
 #[test]

@@ -649,7 +649,10 @@ pub fn eof(cx: &mut Ctx) -> Results {
         .map(|(_, id)| id)
         .collect();
     let twice = counts.values().filter(|&&n| n > 1).count();
-    let answers = if missing.is_empty() && twice == 0 {
+    // Every request answered exactly once, and no reply to a request never
+    // sent; how the server ended is eof.exits' (told here too, as context,
+    // when this check fails).
+    let answers = if missing.is_empty() && twice == 0 && strays == 0 {
         Outcome::Pass
     } else {
         let mut why = Vec::new();
@@ -691,7 +694,15 @@ pub fn eof(cx: &mut Ctx) -> Results {
         })
     };
     let exits = match status {
-        Some(_) => Outcome::Pass,
+        Some(status) if status.success() => Outcome::Pass,
+        Some(status) => Outcome::Fail(Failure {
+            reason: format!(
+                "the server exited ({status}) once its stdin was closed: end-of-file is the \
+                 normal end of a stdio session, not an error"
+            ),
+            request: Some(shown.clone()),
+            reply: None,
+        }),
         None => Outcome::Fail(Failure {
             reason: format!(
                 "still running {} ms after its stdin was closed",
