@@ -312,8 +312,10 @@ pub fn meets(expect: &Value, got: &[u8]) -> bool {
                 .unwrap_or_default();
             // A -32022 lists the versions and names the one asked for
             // (VER-01), when the vector says which one that is.
+            // M7's code (docs/rows.json): an unsupported version.
+            let unsupported = mcp_reference_testkit::model::rows::code_level("M7").map(|c| c.0);
             let listed = match (code, expect.get("requested").and_then(Value::as_str)) {
-                (Some(-32022), Some(asked)) => {
+                (Some(c), Some(asked)) if Some(c) == unsupported => {
                     crate::check::probes::unsupported_verdict(&Value::Object(have.clone()), asked)
                         .is_none()
                 }
