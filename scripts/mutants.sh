@@ -28,8 +28,8 @@
 # `oracle`: mutates the checker and the vector replayer of the tools package
 # (tools/src/check/ and tools/src/vectors/, the oracle implementers trust)
 # and runs the tools' unit tests and the tests that hold them to the fault
-# fixtures: check, check_http, check_http_auth and vectors (both
-# replayers). The reference binary and the fault fixtures (which never link
+# fixtures: check, check_http, check_http_auth, vectors (both replayers)
+# and judgement (both replayers' judgement fed fault transcripts). The reference binary and the fault fixtures (which never link
 # the mutated code) are built once before the first mutant, in
 # target/mutants-oracle/ (kept between runs), so each mutant rebuilds only
 # the tools package. A mutant that survives and turns a FAIL into a PASS is
@@ -76,7 +76,8 @@ if [ "$scope" = core ]; then
     --test=binary --test=http --test=http_auth --test=vectors --test=http_vectors)
   files=(--exclude 'src/cli/**' --exclude src/main.rs)
 elif [ "$scope" = oracle ]; then
-  tests=(--lib --test=check --test=check_http --test=check_http_auth --test=vectors)
+  tests=(--lib --test=check --test=check_http --test=check_http_auth --test=vectors
+    --test=judgement)
   files=(--file 'tools/src/check/**' --file 'tools/src/vectors/**')
 else
   tests=(--bins --test=binary --test=command_line --test=http_binary --test=http_auth_binary

@@ -41,6 +41,9 @@
 //!                           errors found before the handler runs (a bad
 //!                           version, a missing _meta) are still answered,
 //!                           and so is every other method
+//!   --server-info-without-version
+//!                           leaves version out of the serverInfo of every
+//!                           result's _meta (its name kept)
 //!   --exit-status N         exits with status N at end-of-file (after
 //!                           answering everything)
 //!   --stray-at-eof          at end-of-file, writes an error response to an
@@ -128,6 +131,7 @@ struct Faults {
     list_varies: bool,
     exit_on_notifications: bool,
     exit_status: Option<u8>,
+    server_info_without_version: bool,
     stray_at_eof: bool,
     hang_on_notifications: bool,
     /// With --list-varies: whether a resources/read has been answered.
@@ -163,6 +167,7 @@ fn parse() -> Result<Faults, String> {
             "--list-varies" => f.list_varies = true,
             "--exit-on-notifications" => f.exit_on_notifications = true,
             "--stray-at-eof" => f.stray_at_eof = true,
+            "--server-info-without-version" => f.server_info_without_version = true,
             "--exit-status" => {
                 let n = args.next().ok_or("--exit-status needs a number")?;
                 f.exit_status = Some(n.parse().map_err(|_| "--exit-status needs 0 to 255")?);
@@ -477,6 +482,9 @@ fn handle(server: &Server, faults: &Faults, line: &[u8], version_seen: bool) -> 
         }
     };
     let mut reply = String::from_utf8_lossy(&reply).into_owned();
+    if faults.server_info_without_version {
+        reply = reply.replace(r#","version":"1.0.0"}"#, "}");
+    }
     if faults.no_result_type {
         reply = reply
             .replace(r#""resultType":"complete","#, "")

@@ -854,3 +854,13 @@ fn the_template_with_other_data_leaves_the_book_orders_checks_not_run() {
     assert!(report.failed().is_empty(), "{}", report.table());
     assert_eq!(report.verdict(), Verdict::Incomplete);
 }
+
+/// serverInfo with a name and no version (a surviving mutant of
+/// `discover`'s judgement, `&&` read as `||`, passed it: no fault had
+/// one): the SHOULD check fails, and so does the schema, which requires
+/// an Implementation's version.
+#[test]
+fn server_info_without_a_version_fails_server_info() {
+    let report = run(fixture::faulty(&["--server-info-without-version"]), PATIENT);
+    assert_fails_exactly(&report, &["discover.server-info", "stdout.schema"]);
+}
