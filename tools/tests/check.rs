@@ -253,6 +253,16 @@ fn wrong_id_fails_the_big_integer_echo() {
             .is_some_and(|r| r.contains("18446744073709551616"))
     );
     assert!(f.reply.as_deref().is_some_and(|r| r.contains("e+19")));
+    // The summary counts them (a surviving mutant of the oracle printed
+    // made-up levels): the MUST line shows the two failures.
+    let must = report
+        .per_level()
+        .into_iter()
+        .find(|(level, ..)| *level == "must")
+        .expect("a must line");
+    assert_eq!(must.1 - must.2, 2, "{must:?}");
+    let line = format!("must {}/{}", must.2, must.1);
+    assert!(report.table().contains(&line), "{}", report.table());
 }
 
 #[test]
