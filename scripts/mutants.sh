@@ -29,10 +29,10 @@
 # (tools/src/check/ and tools/src/vectors/, the oracle implementers trust)
 # and runs the tools' unit tests and the tests that hold them to the fault
 # fixtures: check, check_http, check_http_auth, vectors (both replayers)
-# and judgement (both replayers' judgement fed fault transcripts). The reference binary and the fault fixtures (which never link
-# the mutated code) are built once before the first mutant, in
-# target/mutants-oracle/ (kept between runs), so each mutant rebuilds only
-# the tools package. A mutant that survives and turns a FAIL into a PASS is
+# and judgement (both replayers' judgement fed fault transcripts). The
+# reference binary and the fault fixtures (which never link the mutated
+# code) are built once before the first mutant, in target/mutants-oracle/
+# (kept between runs), so each mutant rebuilds only the tools package. A mutant that survives and turns a FAIL into a PASS is
 # a missing fault fixture (docs/fuzzing.md, "cargo-mutants on the oracle").
 #
 # Any scope runs in a scratch copy of the working tree, never in the tree
