@@ -510,6 +510,25 @@ pub fn failed_levels(
 mod tests {
     use super::*;
 
+    /// `request_hex` decodes to exactly its bytes (a surviving mutant of
+    /// the oracle sent one zero byte for every such line, so a server that
+    /// dies on bytes that are not UTF-8 passed those vectors), and an odd
+    /// count or a non-hex digit is refused.
+    #[test]
+    fn request_hex_is_its_bytes() {
+        assert_eq!(unhex("ff00c328"), Ok(vec![0xff, 0x00, 0xc3, 0x28]));
+        assert_eq!(unhex(""), Ok(Vec::new()));
+        assert!(unhex("abc").is_err());
+        assert!(unhex("zz").is_err());
+        let hex = select(Some("stock"))
+            .expect("the stock vectors")
+            .into_iter()
+            .flat_map(|v| v.steps)
+            .find(|s| std::str::from_utf8(&s.request).is_err())
+            .expect("a vector whose request is not UTF-8");
+        assert!(hex.request.len() > 1, "{:?}", hex.request);
+    }
+
     /// The `versions` outcome (format 4, row D6): a legacy
     /// `InitializeResult` or an error naming a listed version passes; an
     /// error naming none, a result without `protocolVersion`, another id,
