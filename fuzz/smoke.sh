@@ -4,20 +4,31 @@
 # going to a scratch directory (the committed corpus is never written).
 # A crash, a failed assertion, a timeout or an out-of-memory fails the run
 # and prints the input. Without a nightly toolchain (cargo-fuzz needs one)
-# it says so and skips. Usage: bash fuzz/smoke.sh [SECONDS]
+# or cargo-fuzz it says so and skips, exit 0; under CI=true it says so and
+# fails, exit 1: a CI run that could not fuzz is not green (.ci/run
+# installs both first; docs/fuzzing.md, "In CI"). Usage: bash
+# fuzz/smoke.sh [SECONDS]
 set -euo pipefail
 cd "$(dirname "$0")"
 seconds="${1:-60}"
 
-if ! rustup run nightly rustc --version >/dev/null 2>&1; then
-  echo "fuzz smoke SKIPPED: no nightly toolchain on this machine (cargo-fuzz needs one)"
+# Cannot run: a skip, or under CI=true a failure.
+cannot() {
+  if [ "${CI:-}" = true ]; then
+    echo "fuzz smoke FAILED: $1; under CI=true the smoke must run" >&2
+    exit 1
+  fi
+  echo "fuzz smoke SKIPPED: $1"
   exit 0
+}
+
+if ! rustup run nightly rustc --version >/dev/null 2>&1; then
+  cannot "no nightly toolchain on this machine (cargo-fuzz needs one)"
 fi
 if ! cargo +nightly fuzz --version >/dev/null 2>&1; then
   echo "fuzz smoke: installing cargo-fuzz"
   if ! cargo install cargo-fuzz --locked; then
-    echo "fuzz smoke SKIPPED: cargo-fuzz could not be installed"
-    exit 0
+    cannot "cargo-fuzz could not be installed"
   fi
 fi
 cargo +nightly fuzz --version

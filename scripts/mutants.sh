@@ -6,6 +6,7 @@
 #   bash scripts/mutants.sh 0/5                 # a round-robin fifth of the core
 #   bash scripts/mutants.sh 0/1 --in-diff D     # the core's mutants a diff touches
 #   bash scripts/mutants.sh driver 0/1          # the binary's front end
+#   bash scripts/mutants.sh oracle 0/60         # a sixtieth of the checker
 #
 # The core (the default): mutates the root package's src/ but the binary's
 # front end (the core, the session, the legacy path, the stdio driver, the
@@ -24,7 +25,17 @@
 # (the demo's transcript) and oidc (against oidc-provider when MCP_OIDC_PROVIDER names
 # its install, as in .ci/run; without it those tests say so and pass).
 #
-# Either runs in a scratch copy of the working tree, never in the tree
+# `oracle`: mutates the checker and the vector replayer of the tools package
+# (tools/src/check/ and tools/src/vectors/, the oracle implementers trust)
+# and runs the tools' unit tests and the tests that hold them to the fault
+# fixtures: check, check_http, check_http_auth, vectors (both replayers)
+# and judgement (both replayers' judgement fed fault transcripts). The
+# reference binary and the fault fixtures (which never link the mutated
+# code) are built once before the first mutant, in target/mutants-oracle/
+# (kept between runs), so each mutant rebuilds only the tools package. A mutant that survives and turns a FAIL into a PASS is
+# a missing fault fixture (docs/fuzzing.md, "cargo-mutants on the oracle").
+#
+# Any scope runs in a scratch copy of the working tree, never in the tree
 # itself, built with the `mutants` profile (Cargo.toml). The results go to
 # target/mutants-out/ (MUTANTS_OUT overrides). Needs cargo-mutants
 # (`cargo install cargo-mutants --locked`). Exit status: cargo-mutants' own
@@ -33,8 +44,8 @@
 # fails.
 set -euo pipefail
 scope=core
-if [ "${1:-}" = driver ]; then
-  scope=driver
+if [ "${1:-}" = driver ] || [ "${1:-}" = oracle ]; then
+  scope="$1"
   shift
 fi
 shard="${1:-0/5}"
@@ -64,6 +75,10 @@ if [ "$scope" = core ]; then
     --test=rows --test=legacy --test=spec_rules --test=state_machine --test=fuzz_replay
     --test=binary --test=http --test=http_auth --test=vectors --test=http_vectors)
   files=(--exclude 'src/cli/**' --exclude src/main.rs)
+elif [ "$scope" = oracle ]; then
+  tests=(--lib --test=check --test=check_http --test=check_http_auth --test=vectors
+    --test=judgement)
+  files=(--file 'tools/src/check/**' --file 'tools/src/vectors/**')
 else
   tests=(--bins --test=binary --test=command_line --test=http_binary --test=http_auth_binary
     --test=http_state_machine --test=golden --test=oidc)
@@ -72,6 +87,17 @@ fi
 args=()
 for t in "${tests[@]}"; do args+=("--cargo-arg=$t"); done
 cd "$scratch"
-cargo mutants --in-place --package mcp-reference "${files[@]}" \
+package=mcp-reference
+timeout=180
+if [ "$scope" = oracle ]; then
+  # Each mutant runs four test binaries of real server processes.
+  package=mcp-reference-tools
+  timeout=600
+  CARGO_TARGET_DIR="$root/target/mutants-oracle"
+  export CARGO_TARGET_DIR
+  cargo build --profile mutants -p mcp-reference --bin mcp-reference
+  cargo build --profile mutants -p mcp-reference-tools --examples --bins
+fi
+cargo mutants --in-place --package "$package" "${files[@]}" \
   --shard "$shard" --sharding round-robin --profile mutants \
-  --timeout 180 --build-timeout 900 -o "$out" "${args[@]}" "$@"
+  --timeout "$timeout" --build-timeout 900 -o "$out" "${args[@]}" "$@"

@@ -324,15 +324,23 @@ def expect_judged_at(v, s, level):
     return v["level"] == level
 
 
+# What came back for a step when no line did: SILENCE when the server
+# showed it had gone past the request (the probe written after it was
+# answered), NOTHING when it exited or stopped answering (not a silence:
+# a step that expects silence fails).
+SILENCE = "silence"
+NOTHING = "nothing"
+
+
 def failed_levels(v, fixture, s, got):
-    """The levels at which a step fails, given what came back (None: no
-    line)."""
+    """The levels at which a step fails, given what came back (a line,
+    SILENCE or NOTHING)."""
     out = []
     for level in levels_of(v, fixture):
         if level not in ("canonical", "textbook") and not expect_judged_at(v, s, level):
             ok = True
-        elif s["reply"] is None or got is None:
-            ok = s["reply"] is None and got is None
+        elif s["reply"] is None or not isinstance(got, bytes):
+            ok = s["reply"] is None and got == SILENCE
         elif level == "canonical":
             ok = got == s["reply"].encode("utf-8")
         elif level == "textbook":
@@ -509,9 +517,9 @@ def single(p, v, n, o, end, late=True):
     if lines:
         got, shown = lines[0], show(lines[0])
     elif last is None:
-        got, shown = None, "(no reply: the probe that follows was answered)"
+        got, shown = SILENCE, "(no reply: the probe that follows was answered)"
     else:
-        got, shown = None, missing(last) + " (to the request and the probe that follows)"
+        got, shown = NOTHING, missing(last) + " (to the request and the probe that follows)"
     levels = failed_levels(v, o.fixture, s, got)
     if len(lines) > 1:
         silent = {"request": s["request"], "expect": None, "reply": None, "level": s["level"]}
@@ -522,11 +530,18 @@ def single(p, v, n, o, end, late=True):
     return (levels, 1, s["reply"], shown), answering
 
 
-def sequence(v, o, end):
+def sequence(v, n, o, end):
+    """A sequence on a fresh process: its steps, then the probe (id
+    "mcp-vectors-end-N"), stdin closed, lines read to end-of-file and
+    paired with the steps by id. The probe's reply is no step's; a step
+    that expects silence passes only when it came."""
     p = Process(o.command)
+    alive = False
     try:
         for s in v["steps"]:
             p.write(s["request"])
+        probe, probe_id = sync_line("end", n)
+        p.write(probe)
         p.close()
         got = []
         while True:
@@ -534,7 +549,10 @@ def sequence(v, o, end):
             if read[0] != "line":
                 last = read
                 break
-            got.append(read[1])
+            if is_reply_to(read[1], probe_id):
+                alive = True
+            else:
+                got.append(read[1])
     finally:
         p.kill()
     levels, first = [], None
@@ -543,6 +561,10 @@ def sequence(v, o, end):
     # line whose id is no step's.
     pool = list(got)
     ids = [id_token(s["reply"]) for s in v["steps"] if s["reply"] is not None]
+    # The last step whose reply came: a silent step before it was observed
+    # (the server went past it), one after it only when the probe was
+    # answered.
+    last_seen = -1
     for i, s in enumerate(v["steps"]):
         if s["reply"] is None:
             continue
@@ -552,11 +574,17 @@ def sequence(v, o, end):
             k = next((j for j, l in enumerate(pool)
                       if l is not None and id_token(l) not in ids), None)
         if k is not None:
+            last_seen = i
             line, pool[k] = pool[k], None
             failed, shown = failed_levels(v, o.fixture, s, line), show(line)
         else:
-            failed, shown = failed_levels(v, o.fixture, s, None), missing(last)
+            failed, shown = failed_levels(v, o.fixture, s, NOTHING), missing(last)
         first = noted(levels, first, failed, (i + 1, s["reply"], shown))
+    for i, s in enumerate(v["steps"]):
+        if s["reply"] is None and not alive and i > last_seen:
+            failed = failed_levels(v, o.fixture, s, NOTHING)
+            shown = missing(last) + " (to the probe after the last step)"
+            first = noted(levels, first, failed, (i + 1, None, shown))
     extra = next((l for l in pool if l is not None), None)
     if extra is not None:
         silent = {"request": v["steps"][-1]["request"], "expect": None, "reply": None,
@@ -643,6 +671,9 @@ def stateless(o, end, starts):
     # may read it by how the connection opened, so its answers are shown
     # and not judged (tools/src/check/stateless.rs, judge).
     alone, after = answers[0][0], answers[1][1]
+    if alone == after == "no reply":
+        return ("notrun", "a valid server/discover got no reply as a process's first line or "
+                "after server/discover without _meta: there is no answer to compare")
     if alone != after:
         return ("fail", "a valid server/discover got %s as a process's first line but %s after "
                 "server/discover without _meta (which got %s as a first line and %s after the "
@@ -667,7 +698,7 @@ def replay(o):
                 continue
             if v["sequence"]:
                 starts[0] += 1
-                failure = sequence(v, o, end)
+                failure = sequence(v, n, o, end)
             else:
                 if shared is None:
                     starts[0] += 1

@@ -559,11 +559,20 @@ fn oversized_line_row() {
     // F3: over the configured limit, whatever it holds.
     let server = Server::new(Config::default().with_max_line_bytes(1024).unwrap());
     let long = format!("{}{}", " ".repeat(1100), discover(json!(1), meta()));
-    let reply: Value = serde_json::from_slice(&server.respond(long.as_bytes()).unwrap()).unwrap();
+    let out = server.respond(long.as_bytes()).unwrap();
+    let reply: Value = serde_json::from_slice(&out).unwrap();
     validate(None, &reply);
+    // The reply is the model's and row F3's fixed error (docs/rows.json),
+    // with id null: no code or message is restated here.
+    let expect = model::expect_line(server.config(), long.as_bytes());
+    assert_eq!(expect.row, "F3");
+    if let Err(e) = expect.check(server.config(), &out) {
+        panic!("{e}");
+    }
+    let (code, message) = model::rows::fixed("F3");
     assert_eq!(
         reply,
-        json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32600, "message": "Invalid request: the line is longer than this server accepts"}})
+        json!({"jsonrpc": "2.0", "id": null, "error": {"code": code, "message": message}})
     );
 }
 

@@ -72,21 +72,46 @@ fn example_43_2_byte_for_byte_over_stdio() {
     assert_eq!(serve(&request), response);
 }
 
-/// The committed copies are the textbook's own lines
-/// (`../shared/textbook/`, where that directory exists; `.ci/run` requires
-/// it).
+/// The committed copies are the textbook's own lines (`MCP_TEXTBOOK_DIR`,
+/// else `../shared/textbook/`). A folder that is the checkout's own
+/// `data/` is no textbook (the copy would be compared with itself, as the
+/// public workflow once did). Without the textbook the test says it did
+/// not run, and under `CI=true` it fails: a CI run compares the committed
+/// copy with the book's lines or is not green (`.ci/run` requires them;
+/// docs/fuzzing.md, "Switches that cannot weaken a CI run").
 #[test]
 fn committed_example_is_the_textbooks() {
+    let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
     let dir = std::env::var_os("MCP_TEXTBOOK_DIR")
         .map(std::path::PathBuf::from)
         .unwrap_or_else(|| {
             std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/textbook")
         });
-    if !dir.is_dir() {
-        eprintln!(
-            "note: {} is absent; the committed Example 43.2 is compared with it only where it exists",
-            dir.display()
+    let own_copy = |name: &str| {
+        let (a, b) = (
+            dir.join(name).canonicalize(),
+            data.join(name).canonicalize(),
         );
+        matches!((a, b), (Ok(a), Ok(b)) if a == b)
+    };
+    let absent = if !dir.is_dir() {
+        Some(format!("{} is absent", dir.display()))
+    } else if own_copy("example-43.2.request.json") || own_copy("example-43.2.response.json") {
+        Some(format!(
+            "{} holds the checkout's own data/ copies, not the textbook",
+            dir.display()
+        ))
+    } else {
+        None
+    };
+    if let Some(why) = absent {
+        let ci = std::env::var("CI").is_ok_and(|v| v == "true");
+        assert!(
+            !ci,
+            "{why}: under CI=true the committed Example 43.2 must be compared with the \
+             textbook's lines (set MCP_TEXTBOOK_DIR to a folder that holds them)"
+        );
+        eprintln!("NOT RUN: {why}; the committed Example 43.2 was not compared with the textbook");
         return;
     }
     let (request, response) = example_43_2();

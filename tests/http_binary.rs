@@ -10,6 +10,7 @@ use std::time::Duration;
 #[path = "support/http_server.rs"]
 mod http_server;
 use http_server::{BIN, Server, read_reply};
+use mcp_reference_testkit::model::http::{HttpExpect, HttpRequest, Listen, expect_http};
 
 fn post(addr: &str, headers: &[(&str, &str)], body: &[u8]) -> Vec<u8> {
     let mut out = format!(
@@ -114,7 +115,8 @@ fn sigterm_answers_the_request_in_flight() {
     let got = read_reply(&mut BufReader::new(stream));
     assert_eq!(got.status, 200);
     assert_eq!(got.body, reply);
-    let (code, log) = server.terminate();
+    // One SIGTERM only: the one sent above must end the server.
+    let (code, log) = server.exited();
     assert_eq!(code, Some(0), "{log}");
 }
 
@@ -136,8 +138,40 @@ fn an_oversized_body_is_refused_unread() {
     assert_eq!(code, Some(0));
 }
 
+/// The model's answer to a request as `post` writes it (or a GET) to the
+/// server at `addr` with the default configuration.
+fn model_says(addr: &str, method: &str, headers: &[(&str, &str)], body: &[u8]) -> HttpExpect {
+    let port = addr
+        .rsplit(':')
+        .next()
+        .and_then(|p| p.parse().ok())
+        .unwrap_or(0);
+    let mut lines: Vec<(String, Vec<u8>)> = vec![("Host".into(), addr.as_bytes().to_vec())];
+    if method == "POST" {
+        lines.push(("Content-Type".into(), b"application/json".to_vec()));
+        lines.push(("Content-Length".into(), body.len().to_string().into_bytes()));
+    }
+    lines.extend(
+        headers
+            .iter()
+            .map(|(n, v)| (n.to_string(), v.as_bytes().to_vec())),
+    );
+    let request = HttpRequest {
+        method: method.into(),
+        target: "/mcp".into(),
+        headers: lines,
+        body: body.to_vec(),
+    };
+    let listen = Listen {
+        port,
+        loopback: true,
+    };
+    expect_http(&mcp_reference::Config::default(), listen, &request)
+}
+
 /// GET gets 405 naming POST; a header that disagrees with the body gets
-/// 400 and `-32020`, over the wire as from the binding.
+/// 400 and `-32020`, over the wire as from the binding: each as the model
+/// says (rows H2 and H10), no status or code restated here.
 #[test]
 fn refusals_over_the_wire() {
     let server = Server::start(&[]);
@@ -146,7 +180,13 @@ fn refusals_over_the_wire() {
     stream.write_all(get.as_bytes()).unwrap();
     let mut reader = BufReader::new(stream.try_clone().unwrap());
     let got = read_reply(&mut reader);
-    assert_eq!((got.status, got.header("allow")), (405, Some("POST")));
+    let want = model_says(&server.addr, "GET", &[], &[]);
+    assert_eq!(want.row, "H2");
+    assert!(want.allow);
+    assert_eq!(
+        (got.status, got.header("allow")),
+        (want.status, Some("POST"))
+    );
     let (request, _) = example();
     let mismatch = [
         ("MCP-Protocol-Version", "2025-11-25"),
@@ -157,9 +197,21 @@ fn refusals_over_the_wire() {
         .write_all(&post(&server.addr, &mismatch, &request))
         .unwrap();
     let got = read_reply(&mut reader);
-    assert_eq!(got.status, 400);
-    let body = String::from_utf8(got.body).unwrap();
-    assert!(body.contains(r#""code":-32020"#), "{body}");
+    let want = model_says(&server.addr, "POST", &mismatch, &request);
+    assert_eq!(want.row, "H10");
+    let headers: Vec<(&str, &str)> = got
+        .headers
+        .iter()
+        .map(|(n, v)| (n.as_str(), v.as_str()))
+        .collect();
+    if let Err(e) = want.check(
+        &mcp_reference::Config::default(),
+        got.status,
+        &headers,
+        &got.body,
+    ) {
+        panic!("{e}");
+    }
     server.terminate();
 }
 

@@ -25,6 +25,8 @@
 //! Spec: 2026-07-28 `basic/transports/streamable-http.mdx` (each message
 //! its own POST; no session: nothing carries over between requests).
 
+#[path = "support/switches.rs"]
+mod switches;
 use std::io::{BufReader, Write};
 use std::net::TcpStream;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -259,10 +261,7 @@ impl StateMachineTest for Process {
 
 fn config() -> ProptestConfig {
     ProptestConfig {
-        cases: std::env::var("PROPTEST_CASES")
-            .ok()
-            .and_then(|n| n.parse().ok())
-            .unwrap_or(128),
+        cases: switches::cases(switches::FLOOR),
         failure_persistence: Some(Box::new(FileFailurePersistence::Direct(
             "proptest-regressions/http_state_machine.txt",
         ))),

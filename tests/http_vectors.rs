@@ -8,6 +8,8 @@
 //! it. The host the vectors were made for is written `{authority}`, which a
 //! replayer replaces with its server's `host:port`.
 
+#[path = "support/switches.rs"]
+mod switches;
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -306,7 +308,7 @@ fn the_committed_http_vectors_are_the_generators() {
     let fresh = generate();
     let config_path = root.join("vectors/configs/http.json");
     let config_text = config().to_json() + "\n";
-    if std::env::var_os("MCP_UPDATE_VECTORS").is_some() {
+    if switches::update("MCP_UPDATE_VECTORS") {
         std::fs::write(&path, &fresh).unwrap();
         std::fs::write(&config_path, &config_text).unwrap();
     }

@@ -21,6 +21,8 @@
 //! --test legacy` and review the diff.
 
 mod support;
+#[path = "support/switches.rs"]
+mod switches;
 
 use std::collections::BTreeSet;
 use std::io::Write;
@@ -245,7 +247,7 @@ fn transcript(description: &str, scripts: &[Script]) -> Value {
 fn golden(file: &str, fresh: Value) {
     let path = format!("{}/data/{file}", env!("CARGO_MANIFEST_DIR"));
     let text = serde_json::to_string_pretty(&fresh).unwrap() + "\n";
-    if std::env::var_os("MCP_UPDATE_GOLDEN").is_some() {
+    if switches::update("MCP_UPDATE_GOLDEN") {
         std::fs::write(&path, &text).unwrap();
     }
     let committed = std::fs::read_to_string(&path).unwrap_or_default();

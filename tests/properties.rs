@@ -23,6 +23,8 @@
 //! | [`configurations_round_trip_through_their_file`] | the generator's configurations load back from their file form |
 
 mod support;
+#[path = "support/switches.rs"]
+mod switches;
 
 use mcp_reference::Session;
 use mcp_reference::StockItem;
@@ -37,12 +39,24 @@ use proptest::sample::select;
 use proptest::test_runner::FileFailurePersistence;
 use serde_json::{Value, json};
 
-/// Cases per property: 1,000, or `PROPTEST_CASES` when set.
+/// `PROPTEST_CASES` raises a case count and never lowers one below the
+/// floor (an inherited `PROPTEST_CASES=1` ran one case); a value that is
+/// no number fails rather than passing as the default.
+#[test]
+fn proptest_cases_has_a_floor() {
+    assert_eq!(switches::cases_from(None, 1000), 1000);
+    assert_eq!(switches::cases_from(Some("1"), 1000), switches::FLOOR);
+    assert_eq!(switches::cases_from(Some("0"), 1000), switches::FLOOR);
+    assert_eq!(switches::cases_from(Some("5000"), 1000), 5000);
+    const { assert!(switches::FLOOR >= 100) };
+    assert!(std::panic::catch_unwind(|| switches::cases_from(Some("many"), 1000)).is_err());
+    assert!(cases() >= switches::FLOOR);
+}
+
+/// Cases per property: 1,000, or `PROPTEST_CASES` when set (never fewer
+/// than the suite's floor, `switches::FLOOR`).
 fn cases() -> u32 {
-    std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(1000)
+    switches::cases(1000)
 }
 
 /// 1,000 cases; failures kept in `proptest-regressions/properties.txt`

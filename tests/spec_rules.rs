@@ -132,7 +132,11 @@ fn subscriptions_listen_is_not_offered() {
         session.handle(listen.as_bytes(), &mut out);
         assert_eq!(Some(out.clone()), server.respond(listen.as_bytes()));
         let reply: Value = serde_json::from_slice(&out).unwrap();
-        assert_eq!(reply["error"]["code"], -32601, "{reply}");
+        assert_eq!(
+            reply["error"]["code"],
+            model::rows::fixed("D4").0,
+            "{reply}"
+        );
         assert_eq!(out.iter().filter(|&&b| b == b'\n').count(), 1);
         assert_eq!(
             model::expect_line(server.config(), listen.as_bytes()).row,
@@ -221,7 +225,11 @@ fn tool_names_follow_the_naming_rules() {
                     &server,
                     &call(json!(3), meta(), &variant, arguments.clone()),
                 );
-                assert_eq!(reply["error"]["code"], -32602, "{variant}: {reply}");
+                assert_eq!(
+                    reply["error"]["code"],
+                    model::rows::fixed("T3").0,
+                    "{variant}: {reply}"
+                );
                 assert_eq!(
                     model::expect_line(
                         server.config(),

@@ -32,6 +32,8 @@
 //! (every request is answered on its own, nothing inferred from earlier
 //! ones).
 
+#[path = "support/switches.rs"]
+mod switches;
 use std::collections::VecDeque;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -309,10 +311,7 @@ impl StateMachineTest for Binary {
 
 fn config() -> ProptestConfig {
     ProptestConfig {
-        cases: std::env::var("PROPTEST_CASES")
-            .ok()
-            .and_then(|n| n.parse().ok())
-            .unwrap_or(256),
+        cases: switches::cases(256),
         failure_persistence: Some(Box::new(FileFailurePersistence::Direct(
             "proptest-regressions/state_machine.txt",
         ))),

@@ -16,6 +16,8 @@
 //! makes new requests. CI runs this test without the variable, so a
 //! regeneration that would change a byte fails.
 
+#[path = "support/switches.rs"]
+mod switches;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -42,7 +44,7 @@ fn root() -> PathBuf {
 }
 
 fn update() -> bool {
-    std::env::var_os("MCP_UPDATE_VECTORS").is_some()
+    switches::update("MCP_UPDATE_VECTORS")
 }
 
 /// One request line of a vector, what its level requires of the reply

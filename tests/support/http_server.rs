@@ -136,11 +136,18 @@ impl Server {
         sigterm(&self.child);
     }
 
-    /// Sends SIGTERM (again, if it was sent already) and waits: the exit
-    /// code, and the rest of stderr.
-    pub(crate) fn terminate(mut self) -> (Option<i32>, String) {
-        let pid = self.child.id().to_string();
-        let _ = Command::new("kill").args(["-TERM", &pid]).status();
+    /// Sends SIGTERM and waits: the exit code, and the rest of stderr.
+    /// After [`Server::sigterm`], wait with [`Server::exited`] instead: a
+    /// second SIGTERM would let a server that ignores the first pass.
+    pub(crate) fn terminate(self) -> (Option<i32>, String) {
+        self.sigterm();
+        self.exited()
+    }
+
+    /// Waits for the server to exit, sending nothing: the exit code, and
+    /// the rest of stderr (a panic if it does not exit within the
+    /// deadline).
+    pub(crate) fn exited(mut self) -> (Option<i32>, String) {
         let start = Instant::now();
         loop {
             if let Some(status) = self.child.try_wait().unwrap() {

@@ -12,6 +12,9 @@
 //!                     server that never validates them behaves
 //!   --no-allow        leaves `Allow` out of every 405
 //!   --errors-as-200   answers every JSON-RPC error with status 200
+//!   --base64-name-500 answers every request whose Mcp-Name is a Base64
+//!                     sentinel (=?base64?...?=) with 500 and an HTML
+//!                     error page, as a server whose decoder throws
 //!   --sse             not a fault: every JSON reply is sent as a
 //!                     `text/event-stream` of one `message` event
 //!
@@ -55,6 +58,7 @@ struct Faults {
     no_allow: bool,
     errors_as_200: bool,
     sse: bool,
+    base64_name_500: bool,
     accept_expired: bool,
     accept_no_aud: bool,
     error_without_credentials: bool,
@@ -74,6 +78,7 @@ fn main() -> ExitCode {
             "--no-allow" => faults.no_allow = true,
             "--errors-as-200" => faults.errors_as_200 = true,
             "--sse" => faults.sse = true,
+            "--base64-name-500" => faults.base64_name_500 = true,
             "--accept-expired" => faults.accept_expired = true,
             "--accept-no-aud" => faults.accept_no_aud = true,
             "--error-without-credentials" => faults.error_without_credentials = true,
@@ -247,6 +252,21 @@ fn serve(mut stream: TcpStream, cx: &Context<'_>) -> std::io::Result<()> {
     let Some((method, target, mut lines, rest)) = read_head(&mut stream) else {
         return Ok(());
     };
+    if faults.base64_name_500
+        && lines
+            .iter()
+            .any(|(n, v)| n.eq_ignore_ascii_case("mcp-name") && v.starts_with(b"=?base64?"))
+    {
+        let page = "<html><body><h1>500 Internal Server Error</h1></body></html>";
+        let head = format!(
+            "HTTP/1.1 500 Internal Server Error\r\ncontent-type: text/html\r\n\
+             content-length: {}\r\nconnection: close\r\n\r\n",
+            page.len()
+        );
+        stream.write_all(head.as_bytes())?;
+        stream.write_all(page.as_bytes())?;
+        return stream.flush();
+    }
     // The head is judged before the body is read, as the real server does.
     let head: Vec<(&str, &[u8])> = lines
         .iter()

@@ -36,6 +36,23 @@
 //!   --log-on-stdout         prints a log line on stdout at start-up
 //!   --slow-start MS         sleeps MS milliseconds before reading stdin
 //!   --hang-on METHOD        blocks forever on a request for METHOD
+//!   --drop METHOD           never answers a request for METHOD that would
+//!                           get a result, as a handler that never returns;
+//!                           errors found before the handler runs (a bad
+//!                           version, a missing _meta) are still answered,
+//!                           and so is every other method
+//!   --server-info-without-version
+//!                           leaves version out of the serverInfo of every
+//!                           result's _meta (its name kept)
+//!   --exit-status N         exits with status N at end-of-file (after
+//!                           answering everything)
+//!   --stray-at-eof          at end-of-file, writes an error response to an
+//!                           id no request carried before exiting
+//!   --exit-on-notifications exits (status 101, as a panic does) on the
+//!                           first notification it reads, before reading
+//!                           further
+//!   --hang-on-notifications blocks forever on the first notification it
+//!                           reads, answering nothing after it
 //!   --stderr-noise          writes 1 MiB to stderr at start-up and a line
 //!                           per message
 //!   --late-tool-calls       holds the reply to each tools/call (one with a
@@ -101,6 +118,7 @@ struct Faults {
     log_on_stdout: bool,
     slow_start: Option<u64>,
     hang_on: Option<String>,
+    drop: Option<String>,
     stderr_noise: bool,
     late_tool_calls: bool,
     random_order: bool,
@@ -111,6 +129,11 @@ struct Faults {
     complete_leaks: bool,
     complete_counts_leaks: bool,
     list_varies: bool,
+    exit_on_notifications: bool,
+    exit_status: Option<u8>,
+    server_info_without_version: bool,
+    stray_at_eof: bool,
+    hang_on_notifications: bool,
     /// With --list-varies: whether a resources/read has been answered.
     read_seen: std::cell::Cell<bool>,
 }
@@ -142,11 +165,20 @@ fn parse() -> Result<Faults, String> {
             "--complete-leaks" => f.complete_leaks = true,
             "--complete-counts-leaks" => f.complete_counts_leaks = true,
             "--list-varies" => f.list_varies = true,
+            "--exit-on-notifications" => f.exit_on_notifications = true,
+            "--stray-at-eof" => f.stray_at_eof = true,
+            "--server-info-without-version" => f.server_info_without_version = true,
+            "--exit-status" => {
+                let n = args.next().ok_or("--exit-status needs a number")?;
+                f.exit_status = Some(n.parse().map_err(|_| "--exit-status needs 0 to 255")?);
+            }
+            "--hang-on-notifications" => f.hang_on_notifications = true,
             "--slow-start" => {
                 let ms = args.next().ok_or("--slow-start needs milliseconds")?;
                 f.slow_start = Some(ms.parse().map_err(|_| "--slow-start needs milliseconds")?);
             }
             "--hang-on" => f.hang_on = Some(args.next().ok_or("--hang-on needs a method")?),
+            "--drop" => f.drop = Some(args.next().ok_or("--drop needs a method")?),
             other => return Err(format!("unknown flag {other}")),
         }
     }
@@ -256,6 +288,17 @@ fn main() -> ExitCode {
             .as_ref()
             .and_then(|v| v.pointer("/params/_meta/io.modelcontextprotocol~1protocolVersion"))
             .is_some();
+        let notification = parsed.as_ref().is_some_and(|v| {
+            v.get("method").is_some_and(Value::is_string) && v.get("id").is_none()
+        });
+        if notification && faults.exit_on_notifications {
+            return ExitCode::from(101);
+        }
+        if notification && faults.hang_on_notifications {
+            loop {
+                thread::sleep(Duration::from_secs(3600));
+            }
+        }
         let handshake = faults.first_line_decides && *handshake_era.get_or_insert(!modern);
         let id = parsed.as_ref().and_then(|v| v.get("id").cloned());
         let method = parsed
@@ -326,7 +369,15 @@ fn main() -> ExitCode {
     for reply in pending {
         let _ = reply.join();
     }
-    ExitCode::SUCCESS
+    if faults.stray_at_eof {
+        write(
+            "{\"jsonrpc\":\"2.0\",\"id\":\"faulty-never-sent\",\"error\":{\"code\":-32603,\"message\":\"Internal error\"}}\n",
+        );
+    }
+    match faults.exit_status {
+        Some(n) => ExitCode::from(n),
+        None => ExitCode::SUCCESS,
+    }
 }
 
 /// A number that differs from run to run (the standard library's
@@ -407,6 +458,13 @@ fn handle(server: &Server, faults: &Faults, line: &[u8], version_seen: bool) -> 
         _ => line,
     };
     let reply = match server.respond(line) {
+        Some(reply)
+            if faults.drop.as_deref().is_some_and(|d| Some(d) == method)
+                && serde_json::from_slice::<Value>(&reply)
+                    .is_ok_and(|v| v.get("result").is_some()) =>
+        {
+            return None;
+        }
         Some(reply) => reply,
         None => {
             let is_notification = parsed
@@ -424,6 +482,9 @@ fn handle(server: &Server, faults: &Faults, line: &[u8], version_seen: bool) -> 
         }
     };
     let mut reply = String::from_utf8_lossy(&reply).into_owned();
+    if faults.server_info_without_version {
+        reply = reply.replace(r#","version":"1.0.0"}"#, "}");
+    }
     if faults.no_result_type {
         reply = reply
             .replace(r#""resultType":"complete","#, "")

@@ -45,12 +45,18 @@ fn feature_checks() -> BTreeSet<&'static str> {
 }
 
 /// Every check ran (none skipped, but for those of the capabilities the
-/// server does not declare) and exactly `expected` failed.
+/// server does not declare; none not run) and exactly `expected` failed.
 fn assert_fails_exactly(report: &Report, expected: &[&'static str]) {
     assert_eq!(
         failed(report),
         set(expected),
         "failing checks differ from the fault's own\n{}",
+        report.table()
+    );
+    assert_eq!(
+        report.not_run(),
+        Vec::<&str>::new(),
+        "checks that should have run did not\n{}",
         report.table()
     );
     let skipped: BTreeSet<&str> = report.skipped().into_iter().collect();
@@ -81,7 +87,8 @@ fn run_catalog(command: Vec<OsString>) -> Report {
     check::run(&options).unwrap_or_else(|e| panic!("no report: {e}"))
 }
 
-/// Every check ran, none skipped, and exactly `expected` failed.
+/// Every check ran (none skipped, none not run), and exactly `expected`
+/// failed.
 fn assert_catalog_fails_exactly(report: &Report, expected: &[&'static str]) {
     assert_eq!(
         failed(report),
@@ -90,6 +97,7 @@ fn assert_catalog_fails_exactly(report: &Report, expected: &[&'static str]) {
         report.table()
     );
     assert!(report.skipped().is_empty(), "{}", report.table());
+    assert!(report.not_run().is_empty(), "{}", report.table());
 }
 
 #[test]
@@ -245,6 +253,16 @@ fn wrong_id_fails_the_big_integer_echo() {
             .is_some_and(|r| r.contains("18446744073709551616"))
     );
     assert!(f.reply.as_deref().is_some_and(|r| r.contains("e+19")));
+    // The summary counts them (a surviving mutant of the oracle printed
+    // made-up levels): the MUST line shows the two failures.
+    let must = report
+        .per_level()
+        .into_iter()
+        .find(|(level, ..)| *level == "must")
+        .expect("a must line");
+    assert_eq!(must.1 - must.2, 2, "{must:?}");
+    let line = format!("must {}/{}", must.2, must.1);
+    assert!(report.table().contains(&line), "{}", report.table());
 }
 
 #[test]
@@ -283,6 +301,35 @@ fn leaking_a_forbidden_order_is_invisible_to_check() {
     // check knows no tool: this fault is diff's to find (tests/diff.rs).
     let report = run(fixture::faulty(&["--leak-forbidden"]), PATIENT);
     assert_fails_exactly(&report, &[]);
+}
+
+#[test]
+fn a_stray_reply_at_eof_fails_answers_all() {
+    // Every request is answered, but a reply to an id never sent follows
+    // (after the notifications of notifications.silent too): it passed
+    // before, the stray counted only when a reply was also missing.
+    let report = run(fixture::faulty(&["--stray-at-eof"]), PATIENT);
+    assert_fails_exactly(&report, &["notifications.silent", "eof.answers-all"]);
+    let Some(Outcome::Fail(f)) = report.outcome("eof.answers-all") else {
+        unreachable!()
+    };
+    assert!(
+        f.reason.contains("an id that was never sent"),
+        "{}",
+        f.reason
+    );
+}
+
+#[test]
+fn exiting_with_an_error_status_at_eof_fails_exits() {
+    // Everything answered, then exit status 3: eof.exits passed any status.
+    let report = run(fixture::faulty(&["--exit-status", "3"]), PATIENT);
+    assert_fails_exactly(&report, &["eof.exits"]);
+    let Some(Outcome::Fail(f)) = report.outcome("eof.exits") else {
+        unreachable!()
+    };
+    assert!(f.reason.contains("exit status: 3"), "{}", f.reason);
+    assert_eq!(report.verdict(), Verdict::Pass, "a SHOULD");
 }
 
 #[test]
@@ -492,6 +539,11 @@ fn a_silent_server_is_judged_after_two_processes() {
                 assert!(f.reason.contains("no reply within 300 ms"), "{}", f.reason);
                 timed_out += 1;
             }
+            // Nothing on stdout is nothing judged: the stdout checks are
+            // not run (they passed before, having judged nothing).
+            (Outcome::NotRun(why), "stdout.json-rpc" | "stdout.schema") => {
+                assert!(why.contains("wrote no line on stdout"), "{why}")
+            }
             (Outcome::NotRun(why), _) => {
                 assert!(
                     why.contains("answered none of its first 2 requests"),
@@ -499,8 +551,6 @@ fn a_silent_server_is_judged_after_two_processes() {
                 )
             }
             (Outcome::Skip(_), _) => {}
-            // Nothing on stdout breaks no stdout rule.
-            (Outcome::Pass, "stdout.json-rpc" | "stdout.schema") => {}
             (Outcome::Pass, id) => panic!("{id} passed against a silent server"),
         }
     }
@@ -717,4 +767,121 @@ fn a_command_without_dashes_gets_the_corrected_command_line() {
         err.trim_end(),
         "mcp-reference: the server's command goes after `--`: mcp-reference check --json -- ./server --flag"
     );
+}
+
+/// A server whose `server/discover` handler never returns (errors found
+/// before it, such as -32022, are still answered): the valid request of
+/// `stateless.fresh-and-later` gets no reply in either order, so there is
+/// nothing to compare. The check says NOT RUN and why (it said PASS,
+/// judging "no reply" equal to "no reply").
+#[test]
+fn a_discover_that_never_returns_leaves_statelessness_not_run() {
+    let report = run(
+        fixture::faulty(&["--drop", "server/discover"]),
+        Duration::from_secs(2),
+    );
+    let outcome = report.outcome("stateless.fresh-and-later");
+    let Some(Outcome::NotRun(why)) = outcome else {
+        panic!("{outcome:?}\n{}", report.table())
+    };
+    assert!(why.contains("there is no answer to compare"), "{why}");
+    assert_ne!(report.verdict(), Verdict::Pass);
+}
+
+/// The reference with its legacy path on, checked with a schema folder
+/// that holds only 2026-07-28: the legacy `initialize` results cannot be
+/// validated, so `stdout.schema` is not run and says which lines went
+/// unjudged (it passed before, counting them as valid); with the whole
+/// folder it passes.
+#[test]
+fn legacy_results_without_their_schema_leave_stdout_schema_not_run() {
+    let spec = mcp_reference_testkit::schema::spec_dir().expect("MCP_SPEC_DIR names the schemas");
+    let dir = std::env::temp_dir().join(format!("mcp-check-modern-only-{}", std::process::id()));
+    let modern = dir.join("2026-07-28");
+    std::fs::create_dir_all(&modern).expect("a scratch folder");
+    std::fs::copy(
+        spec.join("2026-07-28/schema.json"),
+        modern.join("schema.json"),
+    )
+    .expect("the 2026-07-28 schema");
+    let mut command = fixture::reference();
+    command.extend(["--legacy".into(), "2025-11-25".into()]);
+    let mut options = Options::new(command.clone());
+    options.timeout = PATIENT;
+    options.schema = Some(modern.join("schema.json"));
+    let report = check::run(&options).expect("a report");
+    let outcome = report.outcome("stdout.schema");
+    let Some(Outcome::NotRun(why)) = outcome else {
+        panic!("{outcome:?}\n{}", report.table())
+    };
+    assert!(
+        why.contains("initialize result(s) of version \"2025-11-25\""),
+        "{why}"
+    );
+    assert_eq!(report.verdict(), Verdict::Incomplete);
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut options = Options::new(command);
+    options.timeout = PATIENT;
+    options.schema = Some(spec.join("2026-07-28/schema.json"));
+    let report = check::run(&options).expect("a report");
+    assert_eq!(
+        report.outcome("stdout.schema"),
+        Some(&Outcome::Pass),
+        "{}",
+        report.table()
+    );
+}
+
+/// The catalog's order template and prompt with other data (one order of
+/// the user, none of anyone else): reading the fixture's "foreign" ids
+/// reads nothing that exists, so the book-orders checks cannot show that
+/// another user's order is withheld. They are not run, and say why (they
+/// passed before: the template string was taken for the fixture's data).
+#[test]
+fn the_template_with_other_data_leaves_the_book_orders_checks_not_run() {
+    let mut config: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../vectors/configs/catalog.json"),
+        )
+        .expect("the catalog fixture"),
+    )
+    .expect("JSON");
+    config["orders"] = serde_json::json!([{
+        "order_id": "C-1", "owner": "mira", "status": "processing",
+        "as_of": "2026-09-14T00:00:00Z", "source_version": "other-v1"
+    }]);
+    let path =
+        std::env::temp_dir().join(format!("mcp-check-other-data-{}.json", std::process::id()));
+    std::fs::write(&path, config.to_string()).expect("a scratch file");
+    let mut options = Options::new(fixture::faulty(&[]));
+    options.timeout = PATIENT;
+    options
+        .env
+        .push(("MCP_REFERENCE_CONFIG".into(), path.clone().into_os_string()));
+    let report = check::run(&options).expect("a report");
+    let _ = std::fs::remove_file(&path);
+    for id in [
+        "resources.order-not-yours",
+        "completion.own-ids-only",
+        "completion.foreign-as-none",
+    ] {
+        let outcome = report.outcome(id);
+        let Some(Outcome::NotRun(why)) = outcome else {
+            panic!("{id}: {outcome:?}\n{}", report.table())
+        };
+        assert!(why.contains("vectors/configs/catalog.json"), "{id}: {why}");
+    }
+    assert!(report.failed().is_empty(), "{}", report.table());
+    assert_eq!(report.verdict(), Verdict::Incomplete);
+}
+
+/// serverInfo with a name and no version (a surviving mutant of
+/// `discover`'s judgement, `&&` read as `||`, passed it: no fault had
+/// one): the SHOULD check fails, and so does the schema, which requires
+/// an Implementation's version.
+#[test]
+fn server_info_without_a_version_fails_server_info() {
+    let report = run(fixture::faulty(&["--server-info-without-version"]), PATIENT);
+    assert_fails_exactly(&report, &["discover.server-info", "stdout.schema"]);
 }

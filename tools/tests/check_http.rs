@@ -134,6 +134,40 @@ fn a_server_that_ignores_the_headers_fails_and_names_the_statement() {
     }
 }
 
+/// A server that answers a Base64 `Mcp-Name` with 500 and an HTML page
+/// (the fixture's `--base64-name-500`) fails `http.name-base64`, which
+/// passed it before (anything but -32020 was a pass); the fixture without
+/// the fault passes it, and every check but that one is as the
+/// reference's (none fails, none is not run).
+#[test]
+fn a_base64_name_answered_with_500_fails_name_base64() {
+    let fixture_server = fixture::faulty_http_server();
+    let server = fixture::start_http(&fixture_server, &[]);
+    let report = run_http(&options(server.url.clone())).unwrap();
+    drop(server);
+    assert_eq!(
+        report.outcome("http.name-base64"),
+        Some(&Outcome::Pass),
+        "{}",
+        report.table()
+    );
+    let server = fixture::start_http(&fixture_server, &["--base64-name-500"]);
+    let report = run_http(&options(server.url.clone())).unwrap();
+    drop(server);
+    assert_eq!(
+        report.failed(),
+        vec!["http.name-base64"],
+        "{}",
+        report.table()
+    );
+    assert!(report.not_run().is_empty(), "{}", report.table());
+    let Some(Outcome::Fail(f)) = report.outcome("http.name-base64") else {
+        unreachable!()
+    };
+    assert!(f.reason.contains("status 500"), "{}", f.reason);
+    assert_eq!(report.verdict(), Verdict::Fail);
+}
+
 /// `check --vectors --http`: the reference, started with the `http`
 /// fixture, passes every HTTP vector at every level; the header-ignoring
 /// server fails the mirrored-header vectors at `must`.

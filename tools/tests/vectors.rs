@@ -632,3 +632,86 @@ fn the_catalog_faults_fail_their_rows_vectors_at_their_level() {
         assert_eq!(v.code, 1, "{flag}\n{}", v.out);
     }
 }
+
+/// The single vectors of `fixture` (and the generic ones) that expect
+/// silence, from the committed vectors.
+fn silent_singles(fixture: &str) -> BTreeSet<String> {
+    mcp_reference_tools::vectors::select(Some(fixture))
+        .expect("the fixture exists")
+        .into_iter()
+        .filter(|v| !v.sequence && v.steps.iter().all(|s| s.reply.is_none()))
+        .map(|v| v.id)
+        .collect()
+}
+
+/// A server that exits or hangs on its first notification observed no
+/// silence: every single vector expecting silence fails at its level in
+/// both replayers (both passed them all before: with
+/// `--exit-on-notifications`, 204/204 and 18 starts), because the probe
+/// after it got no reply; a server that answers and keeps answering
+/// passes them.
+#[test]
+fn a_server_that_dies_or_hangs_on_a_notification_observes_no_silence() {
+    let silent = silent_singles("textbook");
+    assert!(silent.len() >= 5, "{silent:?}");
+    for flag in ["--exit-on-notifications", "--hang-on-notifications"] {
+        let v = both(Some("textbook"), &fixture::faulty(&[flag]));
+        let notifications: BTreeSet<String> =
+            mcp_reference_tools::vectors::select(Some("textbook"))
+                .expect("the fixture exists")
+                .into_iter()
+                .filter(|v| silent.contains(&v.id))
+                .filter(|v| {
+                    v.steps.iter().any(|s| {
+                        serde_json::from_slice::<serde_json::Value>(&s.request)
+                            .is_ok_and(|r| r.get("method").is_some() && r.get("id").is_none())
+                    })
+                })
+                .map(|v| v.id)
+                .collect();
+        assert!(!notifications.is_empty(), "{silent:?}");
+        for id in &notifications {
+            assert!(v.failed.contains(id), "{flag}: {id} passed\n{}", v.out);
+        }
+        assert_eq!(v.code, 1, "{flag}\n{}", v.out);
+        assert!(v.failed_at("must") >= notifications.len(), "{}", v.out);
+    }
+}
+
+/// A sequence whose last step expects silence (L5-01: a notification,
+/// `initialize`, then `notifications/initialized`) on a server that exits
+/// when it reads a notification after a request: the replies before it came, but the
+/// probe after the last step got none, so the silence was not observed and
+/// the sequence fails in both replayers (both passed it before).
+#[test]
+fn a_sequence_ending_in_a_silence_fails_when_the_server_dies_there() {
+    let silent_last: BTreeSet<String> = mcp_reference_tools::vectors::select(Some("legacy"))
+        .expect("the fixture exists")
+        .into_iter()
+        .filter(|v| v.sequence && v.steps.last().is_some_and(|s| s.reply.is_none()))
+        .map(|v| v.id)
+        .collect();
+    assert!(!silent_last.is_empty());
+    // The reference behind a filter that passes lines on until a
+    // notification after a request, then exits (the reference answers what
+    // it got, then sees end-of-file).
+    let mut server: Vec<OsString> = vec![
+        "sh".into(),
+        "-c".into(),
+        "seen=; while IFS= read -r l; do case \"$l\" in *'\"method\"'*) case \"$l\" in *'\"id\"'*) seen=1;; *) [ -n \"$seen\" ] && exit 101;; esac;; esac; printf '%s\\n' \"$l\"; done | \"$@\"".into(),
+        "filter".into(),
+    ];
+    server.extend(reference(Some("legacy")));
+    let v = both(Some("legacy"), &server);
+    for id in &silent_last {
+        assert!(v.failed.contains(id), "{id} passed\n{}", v.out);
+    }
+    assert!(
+        v.out.contains("(to the probe after the last step)"),
+        "{}",
+        v.out
+    );
+    // The same sequences pass on the reference itself.
+    let v = both(Some("legacy"), &reference(Some("legacy")));
+    assert!(v.failed.is_disjoint(&silent_last), "{}", v.out);
+}

@@ -289,8 +289,10 @@ fn resources(cx: &mut Ctx) -> (Results, Later) {
     let (code_outcome, empty_outcome) = match &unknown.reply {
         Err(outcome) => (outcome.clone(), outcome.clone()),
         Ok(reply) => {
+            // R6: a resource that does not exist (docs/rows.json).
+            let want = super::jsonrpc::code_level("R6").0;
             let code = match reply.error_code() {
-                Some(-32602) => Outcome::Pass,
+                Some(c) if c == want => Outcome::Pass,
                 Some(-32002) => fail(
                     "a resource that does not exist got -32002, the code of earlier revisions: \
                      2026-07-28 requires -32602 (clients still accept -32002, servers must not send it)",
@@ -299,7 +301,7 @@ fn resources(cx: &mut Ctx) -> (Results, Later) {
                 ),
                 _ => fail(
                     format!(
-                        "a resource that does not exist got {}, not error -32602",
+                        "a resource that does not exist got {}, not error {want}",
                         reply.gist()
                     ),
                     &unknown.line,
@@ -401,10 +403,63 @@ fn uri_masked(mut value: Value, uri: &str) -> Value {
     value
 }
 
+/// Whether the server holds the catalog fixture's data, as far as a
+/// client can see it: each of the fixture user's own orders, read through
+/// the order template, gives the fixture's snapshot (the same JSON value).
+/// `Err` says why not: whose order is whose is the fixture's data, so on a
+/// server with other data no read of a "foreign" id shows that another
+/// user's order was read (it may not exist there), and the book-orders
+/// checks are not run rather than passed. That the foreign orders exist
+/// on the server cannot be seen (they must read as nonexistent ones): it
+/// is what the fixture says.
+fn holds_fixture_orders(cx: &mut Ctx) -> Result<(), String> {
+    let config = fixture().ok_or("the catalog fixture does not load")?;
+    let own = model::catalog::own_ids(&config);
+    if own.is_empty() {
+        return Err("the catalog fixture gives its user no order".into());
+    }
+    for (i, id) in own.iter().enumerate() {
+        let uri = model::catalog::order_uri(&config, id).unwrap_or_default();
+        let asked = ask(
+            cx,
+            &format!("order-own-{i}"),
+            "resources/read",
+            json!({"uri": uri}),
+        );
+        let want = model::catalog::snapshot_text(&config, id)
+            .and_then(|t| serde_json::from_str::<Value>(&t).ok());
+        let got = asked
+            .reply
+            .as_ref()
+            .ok()
+            .and_then(Reply::result)
+            .and_then(|r| r.pointer("/contents/0/text"))
+            .and_then(Value::as_str)
+            .and_then(|t| serde_json::from_str::<Value>(t).ok());
+        if want.is_none() || got != want {
+            let shown = match &asked.reply {
+                Ok(reply) => wire::show(&reply.line, 300),
+                Err(_) => "no reply".into(),
+            };
+            return Err(format!(
+                "the server offers {ORDER_TEMPLATE}, but its user's order {id} does not read as \
+                 the catalog fixture's (vectors/configs/catalog.json) does ({shown}): whose order \
+                 is whose is that fixture's data, so no other user's order was shown to be read. \
+                 Run the server with that configuration to run this check"
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// `resources.order-not-yours`: another user's order through the template
 /// gets the same reply, apart from the id and the asked uri echoed (R6's
-/// `data.uri`, the client's own input), as an order that does not exist.
+/// `data.uri`, the client's own input), as an order that does not exist;
+/// not run on a server without the fixture's data ([`holds_fixture_orders`]).
 fn order_not_yours(cx: &mut Ctx) -> Outcome {
+    if let Err(why) = holds_fixture_orders(cx) {
+        return Outcome::NotRun(why);
+    }
     let uri = |id: &str| ORDER_TEMPLATE.replace("{order_id}", id);
     let none = ask(
         cx,
@@ -494,12 +549,16 @@ fn prompts(cx: &mut Ctx) -> (Results, Later) {
     (now, later)
 }
 
+/// The reply is the error of invalid params: the code rows P7 (a prompt
+/// not offered), P9 (a required argument missing) and C4 (completion of a
+/// prompt not offered) fix, asked of docs/rows.json.
 fn expect_invalid_params(asked: &Asked, what: &str) -> Outcome {
+    let want = super::jsonrpc::code_level("P7").0;
     match &asked.reply {
         Err(outcome) => outcome.clone(),
-        Ok(reply) if reply.error_code() == Some(-32602) => Outcome::Pass,
+        Ok(reply) if reply.error_code() == Some(want) => Outcome::Pass,
         Ok(reply) => fail(
-            format!("{what} got {}, not error -32602", reply.gist()),
+            format!("{what} got {}, not error {want}", reply.gist()),
             &asked.line,
             Some(reply),
         ),
@@ -705,6 +764,27 @@ fn own_ids_only(cx: &mut Ctx, refs: &[&(Value, String)]) -> (Outcome, Outcome) {
             let values = completion
                 .and_then(|c| c.get("values"))
                 .and_then(Value::as_array);
+            // From nothing, every one of the fixture user's own ids (the
+            // first 100) is suggested, or the server's data is not the
+            // fixture's: whose order is whose is then unknown, and neither
+            // check is run.
+            let suggested = |id: &String| {
+                values.is_some_and(|v| v.iter().any(|s| s.as_str() == Some(id.as_str())))
+            };
+            let own: Vec<String> = fixture()
+                .map(|c| model::catalog::own_matches(&c, ""))
+                .unwrap_or_default();
+            if prefix.is_empty() && (own.is_empty() || !own.iter().take(100).all(suggested)) {
+                let why = Outcome::NotRun(format!(
+                    "completing {argument} from nothing did not suggest every order of the catalog \
+                     fixture's user ({}), so the server's data is not that fixture's \
+                     (vectors/configs/catalog.json): whose order is whose is unknown, and no \
+                     other user's order was shown to be withheld. Run the server with that \
+                     configuration to run this check",
+                    own.join(", ")
+                ));
+                return (why.clone(), why);
+            }
             let mine = own_matching(prefix);
             let leaked = foreign.iter().find(|id| {
                 values.is_some_and(|v| v.iter().any(|s| s.as_str() == Some(id.as_str())))

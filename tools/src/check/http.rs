@@ -91,7 +91,7 @@ pub const HTTP_CHECKS: &[CheckInfo] = &[
         "http.name-base64",
         "SHTTP-27",
         "basic/transports/streamable-http.mdx#value-encoding",
-        "an Mcp-Name sent as =?base64?...?= is decoded before comparing: no -32020",
+        "an Mcp-Name sent as =?base64?...?= is decoded before comparing: the call gets the status and answer it gets with the name in plain text",
     ),
     check(
         Must,
@@ -395,6 +395,9 @@ pub fn run_http(options: &HttpOptions) -> Result<Report, String> {
             let mut r = call.clone();
             set(&mut r, "Mcp-Name", Some(format!("{name}-x").as_bytes()));
             results.push(("http.name-header-mismatch", run.as_model_says(&r)));
+            // As a conforming client sends it: the name in plain text
+            // when it can be.
+            let plain = call.clone();
             let mut r = call.clone();
             let sentinel = if encode(&name).starts_with(b"=?base64?") {
                 encode(&name)
@@ -406,7 +409,7 @@ pub fn run_http(options: &HttpOptions) -> Result<Report, String> {
                 .into_bytes()
             };
             set(&mut r, "Mcp-Name", Some(&sentinel));
-            results.push(("http.name-base64", no_mismatch(&run, &r)));
+            results.push(("http.name-base64", same_as_plain(&run, &plain, &r)));
         }
         None => {
             for id in [
@@ -608,25 +611,43 @@ pub(super) fn post_json(request: &HttpRequest, response: &Response, id: i64) -> 
     }
 }
 
-/// Anything but a -32020: the decoded header equals the body.
-fn no_mismatch(run: &Run, request: &HttpRequest) -> Outcome {
-    match run.send(request) {
-        Ok(r) => {
-            let code = r
-                .reply()
-                .and_then(|v| v.pointer("/error/code").and_then(Value::as_i64));
-            if code == Some(-32020) {
-                Outcome::Fail(Failure {
-                    reason: "the Base64 sentinel was not decoded before comparing: -32020".into(),
-                    request: Some(show_request(request)),
-                    reply: Some(show_response(&r)),
-                })
-            } else {
-                Outcome::Pass
-            }
-        }
-        Err(o) => o,
+/// The call with its `Mcp-Name` as a Base64 sentinel (`encoded`) is
+/// answered as the same call with the name in plain text (`plain`): the
+/// same status and the same kind of answer (a result, or the same error
+/// code), so the sentinel was decoded to the name it encodes (SHTTP-27).
+/// Anything else fails: a -32020 (the sentinel compared undecoded), a 500,
+/// an HTML error page. When the plain call gets no JSON-RPC response there
+/// is nothing to compare: not run.
+fn same_as_plain(run: &Run, plain: &HttpRequest, encoded: &HttpRequest) -> Outcome {
+    let want = match run.send(plain) {
+        Ok(r) => r,
+        Err(o) => return o,
+    };
+    let Some(want_reply) = want.reply() else {
+        return Outcome::NotRun(format!(
+            "the same call with its Mcp-Name in plain text got no JSON-RPC response (status \
+             {}): there is no answer to compare the Base64 one with",
+            want.status
+        ));
+    };
+    let got = match run.send(encoded) {
+        Ok(r) => r,
+        Err(o) => return o,
+    };
+    let want_kind = super::stateless::kind(Some(&want_reply));
+    let got_kind = super::stateless::kind(got.reply().as_ref());
+    if got.status == want.status && got_kind == want_kind {
+        return Outcome::Pass;
     }
+    Outcome::Fail(Failure {
+        reason: format!(
+            "the Base64 sentinel was not read as the name it encodes: status {} and {got_kind}, \
+             where the name in plain text got status {} and {want_kind}",
+            got.status, want.status
+        ),
+        request: Some(show_request(encoded)),
+        reply: Some(show_response(&got)),
+    })
 }
 
 #[cfg(test)]

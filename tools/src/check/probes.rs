@@ -188,9 +188,11 @@ pub fn version(cx: &mut Ctx) -> Results {
     for (i, asked) in ["1900-01-01", "9999-12-31"].into_iter().enumerate() {
         let params = params_with(meta_with("protocolVersion", Some(asked.into())));
         let req = wire::request(&format!("{}", 10 + i), "server/discover", &params);
+        // M7: a version not served (docs/rows.json).
+        let want = super::jsonrpc::code_level("M7").0;
         let judge = |reply: &Reply| -> Option<String> {
-            if reply.error_code() != Some(-32022) {
-                return Some(format!("expected error -32022, got {}", reply.gist()));
+            if reply.error_code() != Some(want) {
+                return Some(format!("expected error {want}, got {}", reply.gist()));
             }
             unsupported_verdict(&reply.value, asked)
         };
@@ -649,7 +651,10 @@ pub fn eof(cx: &mut Ctx) -> Results {
         .map(|(_, id)| id)
         .collect();
     let twice = counts.values().filter(|&&n| n > 1).count();
-    let answers = if missing.is_empty() && twice == 0 {
+    // Every request answered exactly once, and no reply to a request never
+    // sent; how the server ended is eof.exits' (told here too, as context,
+    // when this check fails).
+    let answers = if missing.is_empty() && twice == 0 && strays == 0 {
         Outcome::Pass
     } else {
         let mut why = Vec::new();
@@ -691,7 +696,15 @@ pub fn eof(cx: &mut Ctx) -> Results {
         })
     };
     let exits = match status {
-        Some(_) => Outcome::Pass,
+        Some(status) if status.success() => Outcome::Pass,
+        Some(status) => Outcome::Fail(Failure {
+            reason: format!(
+                "the server exited ({status}) once its stdin was closed: end-of-file is the \
+                 normal end of a stdio session, not an error"
+            ),
+            request: Some(shown.clone()),
+            reply: None,
+        }),
         None => Outcome::Fail(Failure {
             reason: format!(
                 "still running {} ms after its stdin was closed",
@@ -794,6 +807,10 @@ pub fn stdout(cx: &Ctx, schemas: &Schemas) -> Results {
     let mut envelope_bad: Vec<(&Seen, String)> = Vec::new();
     let mut schema_bad: Vec<(&Seen, String)> = Vec::new();
     let mut legacy: BTreeMap<String, Option<Schema>> = BTreeMap::new();
+    // Lines validated against a schema, and the legacy versions of lines
+    // that could not be (no schema for them in the folder).
+    let mut validated = 0usize;
+    let mut unjudged: BTreeMap<String, usize> = BTreeMap::new();
     for seen in &cx.seen {
         if seen.line.truncated() {
             envelope_bad.push((seen, format!("a line longer than {MAX_LINE} bytes")));
@@ -806,8 +823,12 @@ pub fn stdout(cx: &Ctx, schemas: &Schemas) -> Results {
         let Ok(modern) = &schemas.modern else {
             continue;
         };
-        let Ok(value) = serde_json::from_slice::<Value>(&seen.line.bytes) else {
-            continue;
+        let value = match serde_json::from_slice::<Value>(&seen.line.bytes) {
+            Ok(value) => value,
+            Err(e) => {
+                schema_bad.push((seen, format!("not JSON: {e}")));
+                continue;
+            }
         };
         let verdict = if value.get("method").is_some() {
             modern
@@ -828,14 +849,19 @@ pub fn stdout(cx: &Ctx, schemas: &Schemas) -> Results {
                 let dir = schemas.dir.as_ref()?;
                 Schema::load(dir, &version).ok()
             });
-            // A legacy version with no schema in the folder cannot be judged.
+            // A legacy version with no schema in the folder cannot be
+            // judged: the line is counted as unjudged, never as valid.
             match schema {
                 Some(schema) => schema.validate_reply(Some("initialize"), &value),
-                None => Ok(()),
+                None => {
+                    *unjudged.entry(version).or_default() += 1;
+                    continue;
+                }
             }
         } else {
             modern.validate_reply(seen.method.as_deref(), &value)
         };
+        validated += 1;
         if let Err(e) = verdict {
             schema_bad.push((seen, e));
         }
@@ -858,11 +884,36 @@ pub fn stdout(cx: &Ctx, schemas: &Schemas) -> Results {
             reply: Some(wire::show(&seen.line.bytes, SHOWN)),
         }),
     };
-    let envelope = report(
-        &envelope_bad,
-        "are not JSON-RPC 2.0 responses or notifications",
-    );
+    // Nothing on stdout is nothing judged: neither check passes on it.
+    let nothing = || {
+        Outcome::NotRun(format!(
+            "the server wrote no line on stdout{unkept}: there was nothing to judge"
+        ))
+    };
+    let envelope = match total {
+        0 => nothing(),
+        _ => report(
+            &envelope_bad,
+            "are not JSON-RPC 2.0 responses or notifications",
+        ),
+    };
     let schema = match &schemas.modern {
+        Ok(_) if total == 0 => nothing(),
+        Ok(_) if schema_bad.is_empty() && !unjudged.is_empty() => {
+            let which: Vec<String> = unjudged
+                .iter()
+                .map(|(version, n)| format!("{n} initialize result(s) of version {version:?}"))
+                .collect();
+            Outcome::NotRun(format!(
+                "{validated} of {total} stdout lines validated, but {} could not be judged: no \
+                 schema for them in the schema folder (MCP_SPEC_DIR, or the folder of \
+                 --schema); add <version>/schema.json there to run this check whole",
+                which.join(", ")
+            ))
+        }
+        Ok(_) if validated == 0 && schema_bad.is_empty() => Outcome::NotRun(format!(
+            "none of the {total} stdout lines was a JSON-RPC message to validate"
+        )),
         Err(why) => Outcome::NotRun(format!(
             "no official 2026-07-28 schema to validate with ({why}): pass --schema FILE or \
              set MCP_SPEC_DIR to the schema/ folder of the specification repository at commit \

@@ -87,10 +87,10 @@ pub(crate) fn stateless(cx: &mut Ctx) -> Results {
         got.first().cloned().unwrap_or_default(),
         got.get(1).cloned().unwrap_or_default(),
     ];
-    let problems = judge([valid_first, valid_after], [bare_first, bare_after]);
-    let outcome = match problems {
-        None => Outcome::Pass,
-        Some(why) => fail(why, &valid, None),
+    let outcome = match judge([valid_first, valid_after], [bare_first, bare_after]) {
+        Judged::Alike => Outcome::Pass,
+        Judged::Depends(why) => fail(why, &valid, None),
+        Judged::Unobserved(why) => Outcome::NotRun(why),
     };
     vec![(ID, outcome)]
 }
@@ -111,26 +111,46 @@ pub(crate) fn kind(reply: Option<&Value>) -> String {
     }
 }
 
+/// What the statelessness probes come to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Judged {
+    /// The valid request got the same kind of answer in both places.
+    Alike,
+    /// It did not: how its answer depends on an earlier request (BASE-21).
+    Depends(String),
+    /// It got no answer in either place: nothing was observed to compare
+    /// (a server that never answers `server/discover` is not thereby
+    /// stateless), so the probe did not run; the reason says so.
+    Unobserved(String),
+}
+
 /// The judgement of both statelessness probes: the kinds a valid
 /// `server/discover` got as a process's first line and after the request
 /// without `_meta`, and the kinds that one got as a first line and after
-/// the valid one. `Some` says how the valid request's answer depends on an
-/// earlier request (BASE-21); `None`: it does not. The request without
+/// the valid one. The request without
 /// `_meta` carries no context of its own, and a dual-era server may read
 /// it by how the connection was opened (a legacy request when it opens
 /// one, a malformed modern one after a modern opening:
 /// `basic/versioning.mdx#compatibility-matrix`), so its answers are shown
 /// and never judged.
-pub(crate) fn judge(valid: [String; 2], bare: [String; 2]) -> Option<String> {
+pub(crate) fn judge(valid: [String; 2], bare: [String; 2]) -> Judged {
     let [alone, after] = valid;
     let [bare_alone, bare_after] = bare;
-    (alone != after).then(|| {
-        format!(
-            "a valid server/discover got {alone} as a process's first line but {after} after \
-             server/discover without _meta (which got {bare_alone} as a first line and \
-             {bare_after} after the valid one): the answer depends on an earlier request"
-        )
-    })
+    let silent = kind(None);
+    if alone == silent && after == silent {
+        return Judged::Unobserved(format!(
+            "a valid server/discover got {silent} as a process's first line or after \
+             server/discover without _meta: there is no answer to compare"
+        ));
+    }
+    if alone == after {
+        return Judged::Alike;
+    }
+    Judged::Depends(format!(
+        "a valid server/discover got {alone} as a process's first line but {after} after \
+         server/discover without _meta (which got {bare_alone} as a first line and \
+         {bare_after} after the valid one): the answer depends on an earlier request"
+    ))
 }
 
 #[cfg(test)]
@@ -150,23 +170,38 @@ mod tests {
         let s = |a: &str, b: &str| [a.to_owned(), b.to_owned()];
         assert_eq!(
             judge(s("a result", "a result"), s("error -32602", "error -32602")),
-            None
+            Judged::Alike
         );
         let why = judge(
             s("a result", "error -32600"),
             s("error -32601", "error -32602"),
         );
         assert_eq!(
-            why.as_deref(),
-            Some(
+            why,
+            Judged::Depends(
                 "a valid server/discover got a result as a process's first line but error -32600 \
                  after server/discover without _meta (which got error -32601 as a first line and \
                  error -32602 after the valid one): the answer depends on an earlier request"
+                    .into()
             )
         );
         // The request without _meta may be read by how the connection
         // opened: its answers alone never fail the probe.
-        assert_eq!(judge(s("x", "x"), s("no reply", "error -32602")), None);
-        assert!(judge(s("a result", "no reply"), s("x", "x")).is_some());
+        assert_eq!(
+            judge(s("x", "x"), s("no reply", "error -32602")),
+            Judged::Alike
+        );
+        assert!(matches!(
+            judge(s("a result", "no reply"), s("x", "x")),
+            Judged::Depends(_)
+        ));
+        // No answer in either place is nothing observed: not run, never a
+        // pass (whatever the other request got).
+        for bare in [s("a result", "a result"), s("no reply", "no reply")] {
+            assert!(matches!(
+                judge(s("no reply", "no reply"), bare),
+                Judged::Unobserved(_)
+            ));
+        }
     }
 }

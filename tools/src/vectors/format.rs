@@ -323,8 +323,10 @@ pub fn meets(expect: &Value, got: &[u8]) -> bool {
                 .unwrap_or_default();
             // A -32022 lists the versions and names the one asked for
             // (VER-01), when the vector says which one that is.
+            // M7's code (docs/rows.json): an unsupported version.
+            let unsupported = mcp_reference_testkit::model::rows::code_level("M7").map(|c| c.0);
             let listed = match (code, expect.get("requested").and_then(Value::as_str)) {
-                (Some(-32022), Some(asked)) => {
+                (Some(c), Some(asked)) if Some(c) == unsupported => {
                     crate::check::probes::unsupported_verdict(&Value::Object(have.clone()), asked)
                         .is_none()
                 }
@@ -459,14 +461,39 @@ fn same_token(a: &str, b: &str) -> bool {
     matches!((token(a), token(b)), (Ok(x), Ok(y)) if x == y)
 }
 
-/// The levels at which a step fails, given what came back (`None`: no
-/// line): for each level of the vector, its own judgement (`must` and
-/// `should` only where the step's `expect` is judged at that level).
+/// What came back for a step.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Got<'a> {
+    /// A line.
+    Line(&'a [u8]),
+    /// No line, and the server showed it had gone past the request: the
+    /// probe written after it was answered. Only this is a silence.
+    Silence,
+    /// No line and no sign of life after the request: the server exited
+    /// or stopped answering. Not a silence: nothing was observed, and a
+    /// step that expects silence fails (a server that dies on every
+    /// notification does not pass the vectors that expect none).
+    Nothing,
+}
+
+impl<'a> Got<'a> {
+    /// The line, if one came.
+    pub fn line(self) -> Option<&'a [u8]> {
+        match self {
+            Got::Line(line) => Some(line),
+            Got::Silence | Got::Nothing => None,
+        }
+    }
+}
+
+/// The levels at which a step fails, given what came back: for each
+/// level of the vector, its own judgement (`must` and `should` only where
+/// the step's `expect` is judged at that level).
 pub fn failed_levels(
     v: &Vector,
     fixture: Option<&str>,
     step: &Step,
-    got: Option<&[u8]>,
+    got: Got,
 ) -> Vec<&'static str> {
     v.levels(fixture)
         .into_iter()
@@ -475,9 +502,11 @@ pub fn failed_levels(
                 matches!(*level, "canonical" | "textbook") || v.expect_judged_at(step, level);
             let ok = match (&step.reply, got) {
                 _ if !judged => true,
-                (None, None) => true,
-                (None, Some(_)) | (Some(_), None) => false,
-                (Some(reply), Some(got)) => match *level {
+                (None, Got::Silence) => true,
+                (None, Got::Line(_) | Got::Nothing) | (Some(_), Got::Silence | Got::Nothing) => {
+                    false
+                }
+                (Some(reply), Got::Line(got)) => match *level {
                     "canonical" => got == reply.as_bytes(),
                     "textbook" => textbook(v, reply, got),
                     _ => step.expect.as_ref().is_some_and(|e| meets(e, got)),
@@ -491,6 +520,25 @@ pub fn failed_levels(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `request_hex` decodes to exactly its bytes (a surviving mutant of
+    /// the oracle sent one zero byte for every such line, so a server that
+    /// dies on bytes that are not UTF-8 passed those vectors), and an odd
+    /// count or a non-hex digit is refused.
+    #[test]
+    fn request_hex_is_its_bytes() {
+        assert_eq!(unhex("ff00c328"), Ok(vec![0xff, 0x00, 0xc3, 0x28]));
+        assert_eq!(unhex(""), Ok(Vec::new()));
+        assert!(unhex("abc").is_err());
+        assert!(unhex("zz").is_err());
+        let hex = select(Some("stock"))
+            .expect("the stock vectors")
+            .into_iter()
+            .flat_map(|v| v.steps)
+            .find(|s| std::str::from_utf8(&s.request).is_err())
+            .expect("a vector whose request is not UTF-8");
+        assert!(hex.request.len() > 1, "{:?}", hex.request);
+    }
 
     /// The `versions` outcome (format 4, row D6): a legacy
     /// `InitializeResult` or an error naming a listed version passes; an

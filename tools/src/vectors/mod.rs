@@ -27,7 +27,7 @@ mod replay;
 mod stateless;
 
 pub use self::format::{
-    FIXTURES, LEVELS, Step, Vector, failed_levels, meets, select, textbook_equal,
+    FIXTURES, Got, LEVELS, Step, Vector, failed_levels, meets, select, textbook_equal,
 };
 pub use self::process::Options;
 pub use self::replay::{Outcome, Report, run};

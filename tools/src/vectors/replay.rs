@@ -5,10 +5,14 @@
 //! `server/discover` probe (id `"mcp-vectors-sync-N"`), and the lines
 //! before the probe's reply (or within a grace of an eighth of the reply
 //! timeout after it, for a server that answers concurrently) are the
-//! request's: none is a silence, a second is a line too many. A sequence
-//! (`steps`) runs on a fresh process whose stdin is closed after the last
-//! step, and its lines are read to end-of-file and paired with the steps
-//! by id. Every wait has a deadline.
+//! request's: none is a silence, a second is a line too many. No line is
+//! a silence only when the probe was answered: a server that exited or
+//! hung on the request observed nothing, and a vector expecting silence
+//! fails ([`Got::Nothing`]). A sequence (`steps`) runs on a fresh process:
+//! its steps, then a probe (id `"mcp-vectors-end-N"`), then stdin closed;
+//! its lines are read to end-of-file and paired with the steps by id, and
+//! its silent steps pass only when the probe was answered. Every wait has
+//! a deadline.
 //! A single vector that fails at must on the shared process is tried
 //! again after the replay, on two fresh processes that run every such
 //! vector in order and in reverse order (`tried_again`): passing there, its
@@ -25,7 +29,7 @@
 
 use std::time::Instant;
 
-use super::format::{LEVELS, Step, Vector, failed_levels, same_id, select};
+use super::format::{Got, LEVELS, Step, Vector, failed_levels, same_id, select};
 use super::process::{Options, Process, Read, grace, is_reply_to, missing, open, show, sync_line};
 use super::stateless::Stateless;
 
@@ -134,7 +138,15 @@ fn single(
             ),
         ),
     };
-    let mut levels = failed_levels(v, o.fixture.as_deref(), step, got.as_deref());
+    // No line is a silence only when the probe was answered (the server
+    // went past the request); a server that exited or hung on it showed
+    // nothing.
+    let seen = match (&got, answering) {
+        (Some(line), _) => Got::Line(line),
+        (None, true) => Got::Silence,
+        (None, false) => Got::Nothing,
+    };
+    let mut levels = failed_levels(v, o.fixture.as_deref(), step, seen);
     if let Some(extra) = lines.next() {
         // A line more than the vector's reply: it fails at every level.
         let silent = Step {
@@ -147,7 +159,7 @@ fn single(
             v,
             o.fixture.as_deref(),
             &silent,
-            Some(&extra),
+            Got::Line(&extra),
         ));
         levels.sort_by_key(|l| LEVELS.iter().position(|x| x == l));
         levels.dedup();
@@ -165,17 +177,25 @@ fn single(
     (outcome, answering)
 }
 
-/// A sequence on a fresh process: every step written, stdin closed, lines
-/// read to end-of-file, then paired with the steps by id.
-fn sequence(v: &Vector, o: &Options, end: Instant) -> Result<Outcome, String> {
+/// A sequence on a fresh process: every step written, then the probe
+/// (`server/discover`, id `"mcp-vectors-end-N"`), stdin closed, lines read
+/// to end-of-file, then paired with the steps by id. The probe's reply is
+/// no step's; it shows the server went past the last step, so a step that
+/// expects silence passes only when it came (a server that crashes or
+/// hangs on a silent step shows nothing).
+fn sequence(v: &Vector, n: usize, o: &Options, end: Instant) -> Result<Outcome, String> {
     let mut p = Process::start(&o.command)?;
     for step in &v.steps {
         p.write(&step.request);
     }
+    let (probe, probe_id) = sync_line("end", n);
+    p.write(&probe);
     p.close();
     let mut got = Vec::new();
+    let mut alive = false;
     let last = loop {
         match p.read(o, end) {
+            Read::Line(line) if is_reply_to(&line, &probe_id) => alive = true,
             Read::Line(line) => got.push(line),
             other => break other,
         }
@@ -204,6 +224,10 @@ fn sequence(v: &Vector, o: &Options, end: Instant) -> Result<Outcome, String> {
             first = Some((rank, i + 1, step.reply.clone(), shown));
         }
     };
+    // The last step whose reply came: a silent step before it was
+    // observed (the server went past it), one after it only when the probe
+    // was answered.
+    let mut last_seen: Option<usize> = None;
     for (i, step) in v.steps.iter().enumerate() {
         let Some(reply) = step.reply.as_deref() else {
             continue;
@@ -219,25 +243,34 @@ fn sequence(v: &Vector, o: &Options, end: Instant) -> Result<Outcome, String> {
         };
         let pick = own.or_else(other);
         match pick.and_then(|k| pool.get_mut(k)).and_then(Option::take) {
-            Some(line) => note(
-                i,
-                step,
-                failed_levels(v, o.fixture.as_deref(), step, Some(&line)),
-                show(&line),
-            ),
-            None => {
-                let shown = match &last {
-                    Read::Exited => "(no reply: the server exited)".to_string(),
-                    Read::Timeout(wait) => format!("(no reply within {} ms)", wait.as_millis()),
-                    Read::Line(line) => show(line),
-                };
+            Some(line) => {
+                last_seen = Some(i);
                 note(
                     i,
                     step,
-                    failed_levels(v, o.fixture.as_deref(), step, None),
-                    shown,
+                    failed_levels(v, o.fixture.as_deref(), step, Got::Line(&line)),
+                    show(&line),
                 );
             }
+            None => {
+                note(
+                    i,
+                    step,
+                    failed_levels(v, o.fixture.as_deref(), step, Got::Nothing),
+                    missing_at(&last),
+                );
+            }
+        }
+    }
+    for (i, step) in v.steps.iter().enumerate() {
+        if step.reply.is_none() && !alive && last_seen.is_none_or(|k| i > k) {
+            let shown = format!("{} (to the probe after the last step)", missing_at(&last));
+            note(
+                i,
+                step,
+                failed_levels(v, o.fixture.as_deref(), step, Got::Nothing),
+                shown,
+            );
         }
     }
     if let Some(extra) = pool.into_iter().flatten().next()
@@ -252,7 +285,7 @@ fn sequence(v: &Vector, o: &Options, end: Instant) -> Result<Outcome, String> {
         note(
             v.steps.len() - 1,
             &silent,
-            failed_levels(v, o.fixture.as_deref(), &silent, Some(&extra)),
+            failed_levels(v, o.fixture.as_deref(), &silent, Got::Line(&extra)),
             show(&extra),
         );
     }
@@ -339,6 +372,16 @@ fn tried_again(
     Ok(tried.iter().filter(|&&t| t).count())
 }
 
+/// What ended the reading of a sequence's lines, as shown for a step
+/// that got none.
+fn missing_at(last: &Read) -> String {
+    match last {
+        Read::Exited => "(no reply: the server exited)".to_string(),
+        Read::Timeout(wait) => format!("(no reply within {} ms)", wait.as_millis()),
+        Read::Line(line) => show(line),
+    }
+}
+
 /// Replays the selected vectors. `Err`: the command line or the server
 /// could not be run at all.
 pub fn run(o: &Options) -> Result<Report, String> {
@@ -356,7 +399,7 @@ pub fn run(o: &Options) -> Result<Report, String> {
         }
         let outcome = if v.sequence {
             starts += 1;
-            sequence(&v, o, end)?
+            sequence(&v, n, o, end)?
         } else {
             let mut p = match shared.take() {
                 Some(p) => p,

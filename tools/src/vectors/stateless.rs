@@ -20,7 +20,7 @@ use std::time::Instant;
 use serde_json::Value;
 
 use super::process::{Options, Process, Read, grace, is_reply_to, missing, sync_line};
-use crate::check::stateless::{judge, kind};
+use crate::check::stateless::{Judged, judge, kind};
 
 /// What the probe found.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -102,7 +102,8 @@ pub(super) fn probe(o: &Options, end: Instant, starts: &mut usize) -> Result<Sta
             .unwrap_or_default()
     };
     Ok(match judge([at(0, 0), at(1, 1)], [at(1, 0), at(0, 1)]) {
-        None => Stateless::Pass,
-        Some(why) => Stateless::Fail(why),
+        Judged::Alike => Stateless::Pass,
+        Judged::Depends(why) => Stateless::Fail(why),
+        Judged::Unobserved(why) => Stateless::NotRun(why),
     })
 }
