@@ -65,6 +65,9 @@
 //!                           users' orders that match the prefix
 //!   --list-varies           once a resources/read has been answered,
 //!                           resources/list leaves its last resource out
+//!   --drop-notifications    writes no notification a request asked for
+//!                           (progress, log) before its response (rows T12,
+//!                           T13)
 //!   --random-order          answers each request with a non-null id from a
 //!                           thread of its own, after a random pause of 0 to
 //!                           8 ms, so replies come in a different order on
@@ -111,6 +114,7 @@ struct Faults {
     complete_leaks: bool,
     complete_counts_leaks: bool,
     list_varies: bool,
+    drop_notifications: bool,
     /// With --list-varies: whether a resources/read has been answered.
     read_seen: std::cell::Cell<bool>,
 }
@@ -142,6 +146,7 @@ fn parse() -> Result<Faults, String> {
             "--complete-leaks" => f.complete_leaks = true,
             "--complete-counts-leaks" => f.complete_counts_leaks = true,
             "--list-varies" => f.list_varies = true,
+            "--drop-notifications" => f.drop_notifications = true,
             "--slow-start" => {
                 let ms = args.next().ok_or("--slow-start needs milliseconds")?;
                 f.slow_start = Some(ms.parse().map_err(|_| "--slow-start needs milliseconds")?);
@@ -424,6 +429,15 @@ fn handle(server: &Server, faults: &Faults, line: &[u8], version_seen: bool) -> 
         }
     };
     let mut reply = String::from_utf8_lossy(&reply).into_owned();
+    if faults.drop_notifications {
+        // Only the response: the lines before it are the notifications
+        // the request asked for.
+        reply = reply
+            .lines()
+            .last()
+            .map(|r| format!("{r}\n"))
+            .unwrap_or_default();
+    }
     if faults.no_result_type {
         reply = reply
             .replace(r#""resultType":"complete","#, "")
