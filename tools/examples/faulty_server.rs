@@ -82,6 +82,9 @@
 //!                           users' orders that match the prefix
 //!   --list-varies           once a resources/read has been answered,
 //!                           resources/list leaves its last resource out
+//!   --drop-notifications    writes no notification a request asked for
+//!                           (progress, log) before its response (rows T12,
+//!                           T13)
 //!   --random-order          answers each request with a non-null id from a
 //!                           thread of its own, after a random pause of 0 to
 //!                           8 ms, so replies come in a different order on
@@ -134,6 +137,7 @@ struct Faults {
     server_info_without_version: bool,
     stray_at_eof: bool,
     hang_on_notifications: bool,
+    drop_notifications: bool,
     /// With --list-varies: whether a resources/read has been answered.
     read_seen: std::cell::Cell<bool>,
 }
@@ -173,6 +177,7 @@ fn parse() -> Result<Faults, String> {
                 f.exit_status = Some(n.parse().map_err(|_| "--exit-status needs 0 to 255")?);
             }
             "--hang-on-notifications" => f.hang_on_notifications = true,
+            "--drop-notifications" => f.drop_notifications = true,
             "--slow-start" => {
                 let ms = args.next().ok_or("--slow-start needs milliseconds")?;
                 f.slow_start = Some(ms.parse().map_err(|_| "--slow-start needs milliseconds")?);
@@ -484,6 +489,15 @@ fn handle(server: &Server, faults: &Faults, line: &[u8], version_seen: bool) -> 
     let mut reply = String::from_utf8_lossy(&reply).into_owned();
     if faults.server_info_without_version {
         reply = reply.replace(r#","version":"1.0.0"}"#, "}");
+    }
+    if faults.drop_notifications {
+        // Only the response: the lines before it are the notifications
+        // the request asked for.
+        reply = reply
+            .lines()
+            .last()
+            .map(|r| format!("{r}\n"))
+            .unwrap_or_default();
     }
     if faults.no_result_type {
         reply = reply

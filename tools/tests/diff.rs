@@ -447,3 +447,45 @@ fn catalog_faults_are_found_by_their_rows() {
         assert_eq!(rows, [row], "{flag}\n{}", report.text());
     }
 }
+
+/// `diff` with the conformance configuration (`data/conformance.json`),
+/// over 1,024 cases: its content tools answer a request whose `_meta`
+/// asks with notification lines before the response (rows T12, T13).
+fn conformance_report(command: Vec<std::ffi::OsString>) -> DiffReport {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../data/conformance.json");
+    let mut options = Options::new(command);
+    options.config =
+        Some(mcp_reference::Config::load(&path).expect("the conformance configuration"));
+    options.cases = 1024;
+    diff::run(&options).expect("the command runs")
+}
+
+#[test]
+fn the_reference_with_the_conformance_fixture_agrees_with_the_reference_core() {
+    let mut command = fixture::reference();
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../data/conformance.json");
+    command.extend(["--config".into(), path.into_os_string()]);
+    let report = conformance_report(command);
+    assert!(report.classes.is_empty(), "{}", report.text());
+    assert_eq!(report.cases_run, 1024);
+}
+
+/// The notifications a request asked for, left out: one class, whose
+/// reference writes them and whose command does not; so the cases above
+/// do reach requests answered with notifications.
+#[test]
+fn dropped_notifications_are_one_class() {
+    let report = conformance_report(fixture::faulty(&["--drop-notifications"]));
+    assert_eq!(report.classes.len(), 1, "{}", report.text());
+    let class = &report.classes[0];
+    assert!(
+        text(&class.reference).contains("\"method\":\"notifications/"),
+        "{}",
+        report.text()
+    );
+    assert!(
+        !text(&class.command).contains("\"method\":\"notifications/"),
+        "{}",
+        report.text()
+    );
+}

@@ -7,8 +7,9 @@
 //!   closed, stdout read until it closes. It sees what depends on earlier
 //!   lines of the legacy session (`docs/behavior.md` rows L1 to L17) and on
 //!   end-of-file (2026-07-28 `basic/transports/stdio.mdx`: shutdown by
-//!   closing stdin). Replies are paired with lines by id, the others by
-//!   position (`pair`).
+//!   closing stdin). Replies are paired with lines by id, the others
+//!   (notifications before a response, null ids) by the order they came
+//!   in (`pair`).
 //! - **reused**: one process for many cases, for lines that leave the
 //!   model's legacy state where it was ([`model::legacy::step`]): modern
 //!   requests are stateless (2026-07-28 `basic/index.mdx`), so a line's
@@ -289,22 +290,17 @@ impl Exec {
         p.send(input(lines));
         p.close_input();
         let deadline = Instant::now() + self.timeout;
-        let mut unpaired = Vec::new();
+        // Every reply in the order it came: paired by id, or not yet.
+        let mut arrivals = Vec::new();
         let finished = loop {
             match p.next(deadline) {
-                Next::Line(line) => {
-                    if let Err(reply) = pairing.by_id(line.bytes, None) {
-                        unpaired.push(reply);
-                    }
-                }
+                Next::Line(line) => arrivals.push(pairing.by_id(line.bytes, None)),
                 Next::Closed => break true,
                 Next::Timeout => break false,
             }
         };
         drop(p);
-        for reply in unpaired {
-            pairing.by_position(reply);
-        }
+        pairing.in_order(arrivals);
         let mut outcome = judge(pairing);
         if !finished {
             let line = outcome

@@ -20,8 +20,10 @@
 //! 405 (its methods as a set); a body or none; then the body, by `diff`'s
 //! equivalence ([`super::compare`]), where a reply sent as
 //! `text/event-stream` counts as its JSON-RPC response (a client MUST read
-//! both; the reference decides never to use SSE, DEC28, and that choice is
-//! the server's). A difference is classed by the row the model
+//! both, and which one to send is the server's choice, DEC28): the
+//! notifications a stream carries before the response (rows T12, T13, H18)
+//! are not compared over HTTP, since a server MAY send them and a reply
+//! as `application/json` drops them; stdio `diff` compares them. A difference is classed by the row the model
 //! ([`mcp_reference_testkit::model::http::expect_http`]) says decided the
 //! reference's response, and the part that differs; for a body the core
 //! answered (H15, H17), the stdio row that decided the body. Shrinking

@@ -11,11 +11,20 @@
 //!   line's (on a reused process the line last written first; else, among
 //!   the lines waiting for that id, the first whose reference reply it is
 //!   equivalent to, then the earliest);
-//! - any other reply (an id that is `null`, unreadable, or no reference
-//!   reply's) goes by order: on a reused process to the line whose window
-//!   it came in (the lines after the sync request that closes a line's
-//!   window go to the last line), on a fresh process to the first reply
-//!   of the reference still unpaired, else to the last line.
+//! - any other reply (a notification, an id that is `null`, unreadable,
+//!   or no reference reply's) goes by order: on a reused process to the
+//!   line whose window it came in (the lines after the sync request that
+//!   closes a line's window go to the last line); on a fresh process
+//!   ([`Pairing::in_order`]), in the order the command wrote them, each to
+//!   the first unpaired reference reply it is equivalent to at or after
+//!   the reference reply paired just before it came (then anywhere), and
+//!   the replies left over to the first unpaired reference reply at or
+//!   after that place, else to the first line after that place the
+//!   reference wrote nothing to (a notification the command answered),
+//!   else to the last line. So a request's notifications before its
+//!   response (rows T12, T13) are that request's, and a reply the
+//!   reference does not write never takes the place of a later line's
+//!   reply that the command did write.
 //!
 //! Ids are read with the test kit's reply reader ([`model::read_reply`]);
 //! a reply that reader refuses (another member order, say) has its id read
@@ -102,9 +111,14 @@ impl Pairing {
         }
     }
 
-    fn push(&mut self, line: usize, reply: Vec<u8>) {
+    /// The place of the next reply to come.
+    fn next_place(&mut self) -> usize {
         let at = self.arrived;
         self.arrived += 1;
+        at
+    }
+
+    fn push(&mut self, line: usize, at: usize, reply: Vec<u8>) {
         let last = self.command.len().saturating_sub(1);
         if let Some(replies) = self.command.get_mut(line.min(last)) {
             replies.push((at, reply));
@@ -114,7 +128,13 @@ impl Pairing {
     /// Pairs `reply` by its id, preferring line `current` (the line last
     /// written, on a reused process) and then the earliest line up to it;
     /// gives the reply back when no line is waiting for its id.
-    pub(crate) fn by_id(&mut self, reply: Vec<u8>, current: Option<usize>) -> Result<(), Vec<u8>> {
+    /// Gives the index of the reference reply it is paired with.
+    pub(crate) fn by_id(
+        &mut self,
+        reply: Vec<u8>,
+        current: Option<usize>,
+    ) -> Result<usize, Vec<u8>> {
+        let at = self.next_place();
         let Some(key) = reply_key(&reply) else {
             return Err(reply);
         };
@@ -136,13 +156,13 @@ impl Pairing {
             .and_then(|n| self.slots.iter().position(|s| s.line == n && waiting(s)))
             .or_else(|| self.slots.iter().position(equivalent))
             .or_else(|| self.slots.iter().position(waiting));
-        let Some(slot) = found.and_then(|i| self.slots.get_mut(i)) else {
+        let Some((i, slot)) = found.and_then(|i| Some((i, self.slots.get_mut(i)?))) else {
             return Err(reply);
         };
         slot.paired = true;
         let line = slot.line;
-        self.push(line, reply);
-        Ok(())
+        self.push(line, at, reply);
+        Ok(i)
     }
 
     /// Pairs `reply` by order with line `line` (its first unpaired
@@ -151,20 +171,78 @@ impl Pairing {
         if let Some(slot) = self.slots.iter_mut().find(|s| s.line == line && !s.paired) {
             slot.paired = true;
         }
-        self.push(line, reply);
+        let at = self.next_place();
+        self.push(line, at, reply);
     }
 
-    /// Pairs `reply` with the line of the first unpaired reference reply,
-    /// else with the last line (a fresh process: no windows).
-    pub(crate) fn by_position(&mut self, reply: Vec<u8>) {
-        let line = match self.slots.iter_mut().find(|s| !s.paired) {
-            Some(slot) => {
-                slot.paired = true;
-                slot.line
+    /// A fresh process (no windows): the results of every
+    /// [`Pairing::by_id`] call of this pairing, in the order the command
+    /// wrote the replies (so the `k`th came `k`th): paired by id (`Ok`, the
+    /// reference reply's index) or not (`Err`). The replies not paired go
+    /// by order, as the module's header says.
+    pub(crate) fn in_order(&mut self, arrivals: Vec<Result<usize, Vec<u8>>>) {
+        // Where the reference reply paired last before a reply came ends:
+        // the place that reply belongs at or after.
+        let mut after = 0;
+        let mut left = Vec::new();
+        for (at, arrival) in arrivals.into_iter().enumerate() {
+            let reply = match arrival {
+                Ok(i) => {
+                    after = i + 1;
+                    continue;
+                }
+                Err(reply) => reply,
+            };
+            let equivalent = |(_, s): &(usize, &Slot)| {
+                !s.paired
+                    && self
+                        .reference
+                        .get(s.line)
+                        .and_then(|r| r.get(s.nth))
+                        .is_some_and(|r| compare::line_difference(r, &reply).is_none())
+            };
+            let found = self
+                .slots
+                .iter()
+                .enumerate()
+                .skip(after)
+                .find(equivalent)
+                .or_else(|| self.slots.iter().enumerate().find(equivalent))
+                .map(|(i, _)| i);
+            match found {
+                Some(i) => {
+                    self.pair_slot(i, at, reply);
+                    after = i + 1;
+                }
+                None => left.push((after, at, reply)),
             }
-            None => self.reference.len().saturating_sub(1),
-        };
-        self.push(line, reply);
+        }
+        for (after, at, reply) in left {
+            match self.slots.iter().skip(after).position(|s| !s.paired) {
+                Some(i) => self.pair_slot(after + i, at, reply),
+                None => {
+                    // The first line after the reference reply paired last
+                    // that the reference wrote nothing to (a notification
+                    // the command answered), else the last line.
+                    let from = after
+                        .checked_sub(1)
+                        .and_then(|i| self.slots.get(i))
+                        .map_or(0, |s| s.line + 1);
+                    let line = (from..self.reference.len())
+                        .find(|l| self.reference.get(*l).is_some_and(Vec::is_empty))
+                        .unwrap_or(self.reference.len().saturating_sub(1));
+                    self.push(line, at, reply);
+                }
+            }
+        }
+    }
+
+    fn pair_slot(&mut self, i: usize, at: usize, reply: Vec<u8>) {
+        if let Some(slot) = self.slots.get_mut(i) {
+            slot.paired = true;
+            let line = slot.line;
+            self.push(line, at, reply);
+        }
     }
 
     /// Whether a reference reply to line `line` with an id still has no
@@ -225,11 +303,8 @@ mod tests {
     fn a_reply_that_overtakes_is_paired_by_its_id() {
         let mut p = Pairing::new(vec![vec![reply("1")], vec![], vec![reply("2")]]);
         // Line 3's reply first, then line 1's, on a fresh process.
-        for r in [reply("2"), reply("1")] {
-            if let Err(r) = p.by_id(r, None) {
-                p.by_position(r);
-            }
-        }
+        let arrivals = [reply("2"), reply("1")].map(|r| p.by_id(r, None));
+        p.in_order(arrivals.into());
         assert!(!p.owes_by_id(0) && !p.owes_by_id(2));
         let lines = p.lines();
         assert_eq!(lines[0].1, vec![reply("1")]);
@@ -247,5 +322,49 @@ mod tests {
         assert!(p.owes_by_id(1));
         assert!(!p.owes_by_id(0), "a null id is never owed by id");
         assert_eq!(p.lines()[0].1, vec![stray]);
+    }
+
+    fn error(code: i64) -> Vec<u8> {
+        format!(r#"{{"jsonrpc":"2.0","id":null,"error":{{"code":{code},"message":"m"}}}}"#)
+            .into_bytes()
+    }
+
+    fn pair_fresh(reference: Vec<Vec<Vec<u8>>>, came: Vec<Vec<u8>>) -> Vec<(Lines, Lines)> {
+        let mut p = Pairing::new(reference);
+        let arrivals = came.into_iter().map(|r| p.by_id(r, None)).collect();
+        p.in_order(arrivals);
+        p.lines()
+    }
+
+    #[test]
+    fn an_answered_notification_takes_no_later_lines_reply() {
+        // A notification, a request, a line that is not JSON: the command
+        // answers the notification too (id null), before anything else.
+        let lines = pair_fresh(
+            vec![vec![], vec![reply("1")], vec![error(-32700)]],
+            vec![error(-32601), reply("1"), error(-32700)],
+        );
+        assert_eq!(lines[0].1, vec![error(-32601)]);
+        assert_eq!(lines[1].1, vec![reply("1")]);
+        assert_eq!(lines[2].1, vec![error(-32700)]);
+    }
+
+    #[test]
+    fn notifications_before_a_response_are_its_requests() {
+        let progress = br#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"t","progress":1}}"#.to_vec();
+        // Line 2's reply overtakes line 1's notification and response.
+        let lines = pair_fresh(
+            vec![vec![progress.clone(), reply("1")], vec![reply("2")]],
+            vec![reply("2"), progress.clone(), reply("1")],
+        );
+        assert_eq!(lines[0].1, vec![progress.clone(), reply("1")]);
+        assert_eq!(lines[1].1, vec![reply("2")]);
+        // A stray line before everything stays first on the line it is
+        // charged to.
+        let lines = pair_fresh(
+            vec![vec![error(-32600)]],
+            vec![b"starting up".to_vec(), error(-32600)],
+        );
+        assert_eq!(lines[0].1, vec![b"starting up".to_vec(), error(-32600)]);
     }
 }
