@@ -248,3 +248,23 @@ fn python_levels(url: &str, level: &str) -> (Option<i32>, String) {
         levels_line(&String::from_utf8_lossy(&out.stdout)),
     )
 }
+
+/// At an endpoint other than `/mcp` (the configuration's `http.endpoint`),
+/// the reference still passes every check: `check --http` takes the
+/// endpoint from the URL it is given and never assumes `/mcp` (a surviving
+/// mutant of `config_for` that dropped the URL's path, issue 40).
+#[test]
+fn the_reference_at_another_endpoint_passes_every_http_check() {
+    let dir = std::env::temp_dir().join(format!("mcp-check-endpoint-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let config = dir.join("config.json");
+    std::fs::write(&config, r#"{"http":{"endpoint":"/rpc/v1"}}"#).unwrap();
+    let server = fixture::serve_http(&["--config", config.to_str().unwrap()]);
+    let url = server.url.clone();
+    let report = run_http(&options(url.clone())).unwrap();
+    drop(server);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(url.ends_with("/rpc/v1"), "{url}");
+    assert_eq!(report.verdict(), Verdict::Pass, "{}", report.table());
+    assert!(report.not_run().is_empty(), "{}", report.table());
+}

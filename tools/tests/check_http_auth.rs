@@ -48,9 +48,12 @@ fn config(check: &AuthCheck, name: &str, inline: bool) -> String {
         authorization["jwks"] = Issuer::default().jwks().clone();
     }
     let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("{name}.json"));
+    // The path of the resource URL (`http://host:port/path`).
+    let resource = &check.setup().resource;
+    let endpoint = format!("/{}", resource.splitn(4, '/').nth(3).unwrap_or_default());
     std::fs::write(
         &path,
-        json!({"http": {"authorization": authorization}}).to_string(),
+        json!({"http": {"endpoint": endpoint, "authorization": authorization}}).to_string(),
     )
     .unwrap();
     path.to_string_lossy().into_owned()
@@ -58,10 +61,26 @@ fn config(check: &AuthCheck, name: &str, inline: bool) -> String {
 
 #[test]
 fn the_reference_passes_every_auth_check() {
+    passes_every_auth_check_at("/mcp");
+}
+
+/// At an endpoint other than `/mcp`: `check --http --auth` takes the
+/// endpoint (and so the resource) from the URL it is given, never assumes
+/// `/mcp` (a surviving mutant of `AuthCheck::start`, issue 40).
+#[test]
+fn the_reference_at_another_endpoint_passes_every_auth_check() {
+    passes_every_auth_check_at("/rpc/v1");
+}
+
+fn passes_every_auth_check_at(path: &str) {
     let port = free_port();
-    let url = format!("http://127.0.0.1:{port}/mcp");
+    let url = format!("http://127.0.0.1:{port}{path}");
     let check = AuthCheck::start(&options(&url)).unwrap();
-    let file = config(&check, "check-auth-reference", false);
+    let file = config(
+        &check,
+        &format!("check-auth-reference{}", path.replace('/', "-")),
+        false,
+    );
     let server = fixture::start_http(
         std::path::Path::new(&fixture::bin()),
         &[
