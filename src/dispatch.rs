@@ -118,11 +118,16 @@ impl<'de> Visitor<'de> for ArgumentsSeed<'_> {
         let mut args = Arguments::default();
         let mut keys = KeySet::default();
         while let Some(Str(key)) = map.next_key::<Str<'de>>()? {
-            let value = map.next_value_seed(ScanSeed { dup: self.dup })?;
+            // The value's text is kept for a configured `inputSchema`
+            // (row T14), then scanned like any other value.
+            let raw: &'de serde_json::value::RawValue = map.next_value()?;
+            let value = ScanSeed { dup: self.dup }
+                .deserialize(&mut serde_json::Deserializer::from_str(raw.get()))
+                .map_err(serde::de::Error::custom)?;
             if !keys.insert(key.clone()) {
                 *self.dup = true;
             }
-            args.push(key, value);
+            args.push_raw(key, value, raw.get());
         }
         Ok(ArgumentsField::Object(args))
     }

@@ -78,6 +78,7 @@ mod meta;
 mod notices;
 mod prompts;
 mod resources;
+mod schema;
 mod server;
 mod session;
 mod stdio;

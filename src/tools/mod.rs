@@ -48,6 +48,11 @@ use crate::json::Shallow;
 pub struct Arguments<'a> {
     first: Option<(Cow<'a, str>, Shallow<'a>)>,
     rest: Vec<(Cow<'a, str>, Shallow<'a>)>,
+    /// The JSON text of each member's value, in order, when the decoder
+    /// kept it (what a configured `inputSchema` is applied to, row T14):
+    /// the first inline, the others in a vector, as above.
+    first_raw: Option<&'a str>,
+    rest_raw: Vec<&'a str>,
 }
 
 impl<'a> Arguments<'a> {
@@ -58,6 +63,30 @@ impl<'a> Arguments<'a> {
         } else {
             self.rest.push((name, value));
         }
+    }
+
+    /// Appends a decoded member with the JSON text of its value.
+    pub fn push_raw(&mut self, name: Cow<'a, str>, value: Shallow<'a>, raw: &'a str) {
+        if self.first.is_none() {
+            self.first_raw = Some(raw);
+        } else {
+            self.rest_raw.push(raw);
+        }
+        self.push(name, value);
+    }
+
+    /// The arguments as one JSON object, for a configured `inputSchema`;
+    /// `None` when a member's text was not kept.
+    pub(crate) fn to_value(&self) -> Option<serde_json::Value> {
+        let raws = self.first_raw.iter().chain(&self.rest_raw);
+        if raws.clone().count() != self.len() {
+            return None;
+        }
+        let mut object = serde_json::Map::new();
+        for ((name, _), raw) in self.members().zip(raws) {
+            object.insert(name.to_string(), serde_json::from_str(raw).ok()?);
+        }
+        Some(serde_json::Value::Object(object))
     }
     /// The members, in order.
     pub fn iter(&self) -> impl Iterator<Item = &(Cow<'a, str>, Shallow<'a>)> {
