@@ -150,8 +150,8 @@ impl InputSchema {
     /// Parses and checks the JSON text `text`: one sentence when it is not
     /// a schema of the subset whose root has `type: "object"`.
     pub fn parse(text: &str) -> Result<InputSchema, String> {
-        let root: Value = serde_json::from_str(text)
-            .map_err(|e| format!("the inputSchema is not JSON ({e})"))?;
+        let root: Value =
+            serde_json::from_str(text).map_err(|e| format!("the inputSchema is not JSON ({e})"))?;
         if root.get("type") != Some(&Value::from("object")) {
             return Err(
                 "an inputSchema needs \"type\": \"object\" at its root (server/tools.mdx)".into(),
@@ -199,7 +199,12 @@ impl InputSchema {
 
     /// Follows every `$ref` reachable from `schema`, refusing a cycle and a
     /// schema too large to expand.
-    fn expand(&self, schema: &Value, stack: &mut Vec<String>, count: &mut usize) -> Result<(), String> {
+    fn expand(
+        &self,
+        schema: &Value,
+        stack: &mut Vec<String>,
+        count: &mut usize,
+    ) -> Result<(), String> {
         *count += 1;
         if *count > MAX_EXPANSION {
             return Err(format!(
@@ -247,21 +252,38 @@ impl InputSchema {
         self.eval(&self.root, instance, "", 0)
     }
 
-    fn eval(&self, schema: &Value, instance: &Value, path: &str, depth: usize) -> Result<(), String> {
-        let at = if path.is_empty() { "the arguments" } else { path };
+    fn eval(
+        &self,
+        schema: &Value,
+        instance: &Value,
+        path: &str,
+        depth: usize,
+    ) -> Result<(), String> {
+        let at = if path.is_empty() {
+            "the arguments"
+        } else {
+            path
+        };
         if depth > MAX_DEPTH {
             return Err(format!("{at} need more than {MAX_DEPTH} nested checks"));
         }
         let members = match schema {
             Value::Bool(true) => return Ok(()),
             Value::Object(members) => members,
-            _ => return Err(format!("{at} may not be present at all (its schema is false)")),
+            _ => {
+                return Err(format!(
+                    "{at} may not be present at all (its schema is false)"
+                ));
+            }
         };
         let next = depth + 1;
         if let Some(t) = members.get("type") {
             let ok = match t {
                 Value::String(t) => has_type(instance, t),
-                Value::Array(ts) => ts.iter().filter_map(Value::as_str).any(|t| has_type(instance, t)),
+                Value::Array(ts) => ts
+                    .iter()
+                    .filter_map(Value::as_str)
+                    .any(|t| has_type(instance, t)),
                 _ => true,
             };
             if !ok {
@@ -270,7 +292,10 @@ impl InputSchema {
         }
         if let Some(Value::Array(values)) = members.get("enum") {
             if !values.iter().any(|v| json_eq(v, instance)) {
-                return Err(format!("{at} must be one of {}", Value::Array(values.clone())));
+                return Err(format!(
+                    "{at} must be one of {}",
+                    Value::Array(values.clone())
+                ));
             }
         }
         if let Some(c) = members.get("const") {
@@ -287,14 +312,22 @@ impl InputSchema {
             }
         }
         if let Some(Value::Array(any)) = members.get("anyOf") {
-            if !any.iter().any(|s| self.eval(s, instance, path, next).is_ok()) {
+            if !any
+                .iter()
+                .any(|s| self.eval(s, instance, path, next).is_ok())
+            {
                 return Err(format!("{at} must match at least one schema of anyOf"));
             }
         }
         if let Some(Value::Array(one)) = members.get("oneOf") {
-            let n = one.iter().filter(|s| self.eval(s, instance, path, next).is_ok()).count();
+            let n = one
+                .iter()
+                .filter(|s| self.eval(s, instance, path, next).is_ok())
+                .count();
             if n != 1 {
-                return Err(format!("{at} must match exactly one schema of oneOf, not {n}"));
+                return Err(format!(
+                    "{at} must match exactly one schema of oneOf, not {n}"
+                ));
             }
         }
         if let Some(s) = members.get("not") {
@@ -382,16 +415,20 @@ fn has_type(v: &Value, t: &str) -> bool {
 /// JSON equality, numbers compared by value (`1` equals `1.0`).
 fn json_eq(a: &Value, b: &Value) -> bool {
     match (a, b) {
-        (Value::Number(x), Value::Number(y)) => match (x.as_i64(), y.as_i64(), x.as_u64(), y.as_u64()) {
-            (Some(x), Some(y), _, _) => x == y,
-            (_, _, Some(x), Some(y)) => x == y,
-            _ => x.as_f64() == y.as_f64(),
-        },
+        (Value::Number(x), Value::Number(y)) => {
+            match (x.as_i64(), y.as_i64(), x.as_u64(), y.as_u64()) {
+                (Some(x), Some(y), _, _) => x == y,
+                (_, _, Some(x), Some(y)) => x == y,
+                _ => x.as_f64() == y.as_f64(),
+            }
+        }
         (Value::Array(x), Value::Array(y)) => {
             x.len() == y.len() && x.iter().zip(y).all(|(x, y)| json_eq(x, y))
         }
         (Value::Object(x), Value::Object(y)) => {
-            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| json_eq(v, w)))
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(k, v)| y.get(k).is_some_and(|w| json_eq(v, w)))
         }
         _ => a == b,
     }
@@ -406,14 +443,24 @@ fn walk(
     anchors: &mut BTreeMap<String, String>,
     refs: &mut Vec<String>,
 ) -> Result<(), String> {
-    let here = if pointer.is_empty() { "the root" } else { pointer };
+    let here = if pointer.is_empty() {
+        "the root"
+    } else {
+        pointer
+    };
     if depth > MAX_DEPTH {
-        return Err(format!("the inputSchema nests deeper than {MAX_DEPTH} subschemas"));
+        return Err(format!(
+            "the inputSchema nests deeper than {MAX_DEPTH} subschemas"
+        ));
     }
     let members = match schema {
         Value::Bool(_) => return Ok(()),
         Value::Object(m) => m,
-        _ => return Err(format!("the inputSchema has a subschema at {here} that is neither an object nor a boolean")),
+        _ => {
+            return Err(format!(
+                "the inputSchema has a subschema at {here} that is neither an object nor a boolean"
+            ));
+        }
     };
     let bad = |k: &str, what: &str| format!("the inputSchema's {k:?} at {here} must be {what}");
     for (k, v) in members {
@@ -447,9 +494,13 @@ fn walk(
                 }
             }
             "required" => {
-                let names: Option<Vec<&str>> = v.as_array().and_then(|a| a.iter().map(Value::as_str).collect());
+                let names: Option<Vec<&str>> = v
+                    .as_array()
+                    .and_then(|a| a.iter().map(Value::as_str).collect());
                 let distinct = names.as_ref().is_some_and(|n| {
-                    n.iter().enumerate().all(|(i, x)| !n.iter().skip(i + 1).any(|y| y == x))
+                    n.iter()
+                        .enumerate()
+                        .all(|(i, x)| !n.iter().skip(i + 1).any(|y| y == x))
                 });
                 if !distinct {
                     return Err(bad(k, "an array of distinct strings"));
@@ -478,11 +529,19 @@ fn walk(
             }
             "$anchor" => match v.as_str() {
                 Some(name) if is_anchor(name) => {
-                    if anchors.insert(name.to_owned(), pointer.to_owned()).is_some() {
+                    if anchors
+                        .insert(name.to_owned(), pointer.to_owned())
+                        .is_some()
+                    {
                         return Err(format!("the inputSchema has the $anchor {name:?} twice"));
                     }
                 }
-                _ => return Err(bad(k, "a name of letters, digits, -, _ and . that starts with a letter or _")),
+                _ => {
+                    return Err(bad(
+                        k,
+                        "a name of letters, digits, -, _ and . that starts with a letter or _",
+                    ));
+                }
             },
             "$ref" => match v.as_str() {
                 Some(r) => refs.push(r.to_owned()),
