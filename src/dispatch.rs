@@ -34,7 +34,7 @@ use crate::canonical::{Node, obj};
 use crate::completion::Completion;
 use crate::config::Config;
 use crate::error::{Code, RpcError};
-use crate::json::{KeySet, ScanSeed, Shallow, Str};
+use crate::json::{KeySet, MemberSeed, ScanSeed, Shallow, Str};
 use crate::prompts::Prompts;
 use crate::resources::Resources;
 pub(crate) use crate::tools::ArgumentsField;
@@ -118,16 +118,13 @@ impl<'de> Visitor<'de> for ArgumentsSeed<'_> {
         let mut args = Arguments::default();
         let mut keys = KeySet::default();
         while let Some(Str(key)) = map.next_key::<Str<'de>>()? {
-            // The value's text is kept for a configured `inputSchema`
-            // (row T14), then scanned like any other value.
-            let raw: &'de serde_json::value::RawValue = map.next_value()?;
-            let value = ScanSeed { dup: self.dup }
-                .deserialize(&mut serde_json::Deserializer::from_str(raw.get()))
-                .map_err(serde::de::Error::custom)?;
+            // A nested value is kept whole for a configured `inputSchema`
+            // (row T14); a scalar is its `Shallow` form.
+            let (value, nested) = map.next_value_seed(MemberSeed { dup: self.dup })?;
             if !keys.insert(key.clone()) {
                 *self.dup = true;
             }
-            args.push_raw(key, value, raw.get());
+            args.push_nested(key, value, nested);
         }
         Ok(ArgumentsField::Object(args))
     }

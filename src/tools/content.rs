@@ -122,7 +122,7 @@ impl Tool for Configured {
             None => args.is_empty(),
             // T14: the configured schema, applied by the core's own
             // validator (src/schema.rs).
-            Some(schema) => args.to_value().is_some_and(|v| schema.check(&v).is_ok()),
+            Some(schema) => schema.check(&args.to_value()).is_ok(),
         };
         if valid {
             Ok(Checked::new(args, era))

@@ -48,11 +48,10 @@ use crate::json::Shallow;
 pub struct Arguments<'a> {
     first: Option<(Cow<'a, str>, Shallow<'a>)>,
     rest: Vec<(Cow<'a, str>, Shallow<'a>)>,
-    /// The JSON text of each member's value, in order, when the decoder
-    /// kept it (what a configured `inputSchema` is applied to, row T14):
-    /// the first inline, the others in a vector, as above.
-    first_raw: Option<&'a str>,
-    rest_raw: Vec<&'a str>,
+    /// The value of each member that is an array or an object, by its
+    /// position (what a configured `inputSchema` reads, row T14); empty,
+    /// and not allocated, for the scalar arguments of the coded tools.
+    nested: Vec<(usize, serde_json::Value)>,
 }
 
 impl<'a> Arguments<'a> {
@@ -65,29 +64,44 @@ impl<'a> Arguments<'a> {
         }
     }
 
-    /// Appends a decoded member with the JSON text of its value.
-    pub fn push_raw(&mut self, name: Cow<'a, str>, value: Shallow<'a>, raw: &'a str) {
-        if self.first.is_none() {
-            self.first_raw = Some(raw);
-        } else {
-            self.rest_raw.push(raw);
+    /// Appends a decoded member, with its whole value when it is an
+    /// array or an object.
+    pub(crate) fn push_nested(
+        &mut self,
+        name: Cow<'a, str>,
+        value: Shallow<'a>,
+        nested: Option<serde_json::Value>,
+    ) {
+        if let Some(v) = nested {
+            self.nested.push((self.len(), v));
         }
         self.push(name, value);
     }
 
-    /// The arguments as one JSON object, for a configured `inputSchema`;
-    /// `None` when a member's text was not kept.
-    pub(crate) fn to_value(&self) -> Option<serde_json::Value> {
-        let raws = self.first_raw.iter().chain(&self.rest_raw);
-        if raws.clone().count() != self.len() {
-            return None;
-        }
+    /// The arguments as one JSON object, for a configured `inputSchema`.
+    pub(crate) fn to_value(&self) -> serde_json::Value {
         let mut object = serde_json::Map::new();
-        for ((name, _), raw) in self.members().zip(raws) {
-            object.insert(name.to_string(), serde_json::from_str(raw).ok()?);
+        for (i, (name, shallow)) in self.members().enumerate() {
+            let value = match shallow {
+                Shallow::Null => serde_json::Value::Null,
+                Shallow::Bool(b) => (*b).into(),
+                Shallow::Integer(n) => {
+                    serde_json::from_str(&n.get().to_string()).unwrap_or_default()
+                }
+                Shallow::Number(bits) => f64::from_bits(*bits).into(),
+                Shallow::Str(s) => s.as_ref().into(),
+                Shallow::Array | Shallow::Object => self
+                    .nested
+                    .iter()
+                    .find(|(at, _)| *at == i)
+                    .map(|(_, v)| v.clone())
+                    .unwrap_or_default(),
+            };
+            object.insert(name.to_string(), value);
         }
-        Some(serde_json::Value::Object(object))
+        serde_json::Value::Object(object)
     }
+
     /// The members, in order.
     pub fn iter(&self) -> impl Iterator<Item = &(Cow<'a, str>, Shallow<'a>)> {
         self.members()
