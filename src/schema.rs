@@ -290,18 +290,18 @@ impl InputSchema {
                 return Err(format!("{at} must be of type {t}"));
             }
         }
-        if let Some(Value::Array(values)) = members.get("enum") {
-            if !values.iter().any(|v| json_eq(v, instance)) {
-                return Err(format!(
-                    "{at} must be one of {}",
-                    Value::Array(values.clone())
-                ));
-            }
+        if let Some(Value::Array(values)) = members.get("enum")
+            && !values.iter().any(|v| json_eq(v, instance))
+        {
+            return Err(format!(
+                "{at} must be one of {}",
+                Value::Array(values.clone())
+            ));
         }
-        if let Some(c) = members.get("const") {
-            if !json_eq(c, instance) {
-                return Err(format!("{at} must equal {c}"));
-            }
+        if let Some(c) = members.get("const")
+            && !json_eq(c, instance)
+        {
+            return Err(format!("{at} must equal {c}"));
         }
         if let Value::Object(object) = instance {
             self.eval_object(members, object, path, next)?;
@@ -311,13 +311,12 @@ impl InputSchema {
                 self.eval(s, instance, path, next)?;
             }
         }
-        if let Some(Value::Array(any)) = members.get("anyOf") {
-            if !any
+        if let Some(Value::Array(any)) = members.get("anyOf")
+            && !any
                 .iter()
                 .any(|s| self.eval(s, instance, path, next).is_ok())
-            {
-                return Err(format!("{at} must match at least one schema of anyOf"));
-            }
+        {
+            return Err(format!("{at} must match at least one schema of anyOf"));
         }
         if let Some(Value::Array(one)) = members.get("oneOf") {
             let n = one
@@ -330,10 +329,10 @@ impl InputSchema {
                 ));
             }
         }
-        if let Some(s) = members.get("not") {
-            if self.eval(s, instance, path, next).is_ok() {
-                return Err(format!("{at} must not match the schema under not"));
-            }
+        if let Some(s) = members.get("not")
+            && self.eval(s, instance, path, next).is_ok()
+        {
+            return Err(format!("{at} must not match the schema under not"));
         }
         if let Some(condition) = members.get("if") {
             let branch = if self.eval(condition, instance, path, next).is_ok() {
@@ -367,24 +366,22 @@ impl InputSchema {
             (path, "lacks", "has")
         };
         let properties = members.get("properties").and_then(Value::as_object);
-        if let Some(Value::Array(required)) = members.get("required") {
-            if let Some(name) = required
+        if let Some(Value::Array(required)) = members.get("required")
+            && let Some(name) = required
                 .iter()
                 .filter_map(Value::as_str)
                 .find(|name| !object.contains_key(*name))
-            {
-                return Err(format!("{at} {lack} the required member {name:?}"));
-            }
+        {
+            return Err(format!("{at} {lack} the required member {name:?}"));
         }
-        if members.get("additionalProperties") == Some(&Value::Bool(false)) {
-            if let Some(name) = object
+        if members.get("additionalProperties") == Some(&Value::Bool(false))
+            && let Some(name) = object
                 .keys()
                 .find(|k| !properties.is_some_and(|p| p.contains_key(*k)))
-            {
-                return Err(format!(
-                    "{at} {have} the member {name:?}, which the schema does not allow"
-                ));
-            }
+        {
+            return Err(format!(
+                "{at} {have} the member {name:?}, which the schema does not allow"
+            ));
         }
         for (name, s) in properties.into_iter().flatten() {
             if let Some(v) = object.get(name) {
