@@ -44,6 +44,9 @@ pub enum Node {
     /// A configured JSON value (the `params` of an input request), written
     /// as serde_json writes it: its objects' members sorted by name.
     Json(serde_json::Value),
+    /// Configured JSON text, compact and valid, written as it is (a
+    /// configured `inputSchema`, members in the configured order).
+    Raw(String),
 }
 
 impl Node {
@@ -102,6 +105,9 @@ impl Serialize for Node {
             Node::Uint(n) => s.serialize_u64(*n),
             Node::Num(n) => n.serialize(s),
             Node::Str(text) => s.serialize_str(text),
+            Node::Raw(text) => serde_json::value::RawValue::from_string(text.clone())
+                .map_err(serde::ser::Error::custom)?
+                .serialize(s),
             Node::Arr(items) => {
                 let mut seq = s.serialize_seq(Some(items.len()))?;
                 for item in items {

@@ -30,6 +30,8 @@ use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
 use serde::{Deserialize, Serialize};
 
+pub use crate::schema::InputSchema;
+
 /// The prompt that drafts a reply to a customer about one of the user's
 /// orders (arguments `order_id`, required, and `tone`, optional).
 pub const REPLY_TO_CUSTOMER: &str = "reply_to_customer";
@@ -384,8 +386,9 @@ pub fn valid_block(block: &Content) -> bool {
 /// A tool that takes no arguments and answers with configured content
 /// blocks (`schema.ts` `CallToolResult`): the fixture kind of tool the
 /// official conformance suite calls (`test_simple_text`, ...). Its
-/// `inputSchema` is `{"type": "object", "additionalProperties": false}`,
-/// enforced: a call with any argument gets T6's kind of `isError` result.
+/// `inputSchema` is the configured one (row T14, DEC50), or else
+/// `{"type": "object", "additionalProperties": false}`; either is
+/// enforced: arguments that break it get T6's kind of `isError` result.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct ContentTool {
@@ -397,6 +400,11 @@ pub struct ContentTool {
     pub title: Option<String>,
     /// Its description.
     pub description: String,
+    /// Its `inputSchema` (a JSON Schema 2020-12 of the subset
+    /// [`InputSchema`] enforces, root `type: "object"`), published as
+    /// configured; absent: no arguments (T11).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub input_schema: Option<InputSchema>,
     /// The content blocks of its result, at least one.
     pub content: Vec<Content>,
     /// Whether the result reports a tool error (`isError: true`).

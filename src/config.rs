@@ -853,6 +853,15 @@ mod tests {
             (r#"{"legacy_versions":["2026-07-28"]}"#, "does not serve"),
             (r#"{"user":""}"#, "must not be empty"),
             (r#"{"max_line_bytes":10}"#, "at least 1024"),
+            // T14, DEC50: a schema the core could not enforce never loads.
+            (
+                r#"{"content_tools":[{"name":"t","description":"d","content":[{"type":"text","text":"x"}],"inputSchema":{"type":"object","properties":{"a":{"pattern":"x"}}}}]}"#,
+                "keyword \"pattern\" at /properties/a",
+            ),
+            (
+                r##"{"content_tools":[{"name":"t","description":"d","content":[{"type":"text","text":"x"}],"inputSchema":{"type":"object","$defs":{"n":{"properties":{"c":{"$ref":"#/$defs/n"}}}},"properties":{"a":{"$ref":"#/$defs/n"}}}}]}"##,
+                "cycle",
+            ),
         ];
         for (json, expected) in cases {
             let err = Config::from_json(json.as_bytes()).expect_err(json);

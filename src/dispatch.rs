@@ -35,7 +35,7 @@ use crate::completion::Completion;
 use crate::config::Config;
 use crate::error::{Code, RpcError};
 use crate::input::{Ask, Inputs, Judged};
-use crate::json::{KeySet, ScanSeed, Shallow, Str, ValueSeed};
+use crate::json::{KeySet, MemberSeed, ScanSeed, Shallow, Str, ValueSeed};
 use crate::prompts::Prompts;
 use crate::resources::Resources;
 pub(crate) use crate::tools::ArgumentsField;
@@ -128,11 +128,13 @@ impl<'de> Visitor<'de> for ArgumentsSeed<'_> {
         let mut args = Arguments::default();
         let mut keys = KeySet::default();
         while let Some(Str(key)) = map.next_key::<Str<'de>>()? {
-            let value = map.next_value_seed(ScanSeed { dup: self.dup })?;
+            // A nested value is kept whole for a configured `inputSchema`
+            // (row T14); a scalar is its `Shallow` form.
+            let (value, nested) = map.next_value_seed(MemberSeed { dup: self.dup })?;
             if !keys.insert(key.clone()) {
                 *self.dup = true;
             }
-            args.push(key, value);
+            args.push_nested(key, value, nested);
         }
         Ok(ArgumentsField::Object(args))
     }

@@ -240,6 +240,60 @@ impl<'de> Visitor<'de> for ScanSeed<'_> {
     }
 }
 
+/// A member of tool arguments: a scalar as [`ScanSeed`] decodes it
+/// (strings borrowed when they can be), an array or object also whole, as
+/// [`ValueSeed`] decodes it (row T14).
+pub(crate) struct MemberSeed<'a> {
+    /// Set to `true` on the first duplicate found; never reset.
+    pub dup: &'a mut bool,
+}
+
+impl<'de> DeserializeSeed<'de> for MemberSeed<'_> {
+    type Value = (Shallow<'de>, Option<serde_json::Value>);
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for MemberSeed<'_> {
+    type Value = (Shallow<'de>, Option<serde_json::Value>);
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+    fn visit_unit<E>(self) -> Result<Self::Value, E> {
+        Ok((Shallow::Null, None))
+    }
+    fn visit_bool<E>(self, v: bool) -> Result<Self::Value, E> {
+        Ok((Shallow::Bool(v), None))
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<Self::Value, E> {
+        Ok((Shallow::Integer(v.into()), None))
+    }
+    fn visit_u64<E>(self, v: u64) -> Result<Self::Value, E> {
+        Ok((Shallow::Integer(v.into()), None))
+    }
+    fn visit_f64<E>(self, v: f64) -> Result<Self::Value, E> {
+        Ok((Shallow::Number(v.to_bits()), None))
+    }
+    fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Self::Value, E> {
+        Ok((Shallow::Str(Cow::Borrowed(v)), None))
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Self::Value, E> {
+        Ok((Shallow::Str(Cow::Owned(v.to_owned())), None))
+    }
+    fn visit_string<E>(self, v: String) -> Result<Self::Value, E> {
+        Ok((Shallow::Str(Cow::Owned(v)), None))
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
+        let v = ValueSeed { dup: self.dup }.visit_seq(seq)?;
+        Ok((Shallow::Array, Some(v)))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+        let v = ValueSeed { dup: self.dup }.visit_map(map)?;
+        Ok((Shallow::Object, Some(v)))
+    }
+}
+
 /// Walks an object whose member names a decoder knows, handing each member
 /// to `on_member` and recording duplicates. Anything that is not an object
 /// is scanned and reported as its [`Shallow`] type instead.
@@ -264,8 +318,11 @@ where
 
 /// Decodes any value into a [`serde_json::Value`], setting `*dup` when an
 /// object anywhere inside has a member name twice (the first is kept). For
-/// the few members whose content a method reads whole (`inputResponses`);
-/// every other member stays [`Shallow`].
+/// the few members whose content a method reads whole (`inputResponses`;
+/// the nested values of tool arguments, which a configured `inputSchema`
+/// reads, row T14); every other member stays [`Shallow`]. It runs inside
+/// the request's own decoder, so serde_json's nesting limit still counts
+/// from the line's root.
 pub(crate) struct ValueSeed<'a> {
     /// Set to `true` on the first duplicate found; never reset.
     pub dup: &'a mut bool,

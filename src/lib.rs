@@ -80,6 +80,7 @@ mod meta;
 mod notices;
 mod prompts;
 mod resources;
+mod schema;
 mod server;
 mod session;
 mod stdio;

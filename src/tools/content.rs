@@ -1,7 +1,8 @@
 //! The configured content tools (`content_tools` of the configuration,
-//! [`crate::catalog::ContentTool`]): tools without arguments whose result
-//! is the configured content blocks and `isError`, rendered once at load
-//! (rows T10 and T11 of docs/behavior.md). They are the kind of tool the
+//! [`crate::catalog::ContentTool`]): tools whose result is the configured
+//! content blocks and `isError`, rendered once at load (rows T10 and T11
+//! of docs/behavior.md), that take no arguments or, with a configured
+//! `inputSchema`, the arguments it accepts (row T14, `crate::schema`). They are the kind of tool the
 //! official conformance suite's fixture names (`test_simple_text`,
 //! `test_image_content`, `test_error_handling`, ...; `data/conformance.json`),
 //! served as configuration, never as names special-cased in code.
@@ -24,6 +25,10 @@ use super::{Arguments, Checked, Era, Mirrored, Rendered, Tool, read_only_annotat
 
 /// The text of the `isError` result to a call with arguments (row T11).
 pub(crate) const NO_ARGUMENTS_TEXT: &str = "invalid arguments: this tool takes no arguments; call it with arguments {} or without arguments";
+
+/// The text of the `isError` result to a call whose arguments break the
+/// tool's configured `inputSchema` (row T14, DEC51).
+pub(crate) const SCHEMA_TEXT: &str = "invalid arguments: they do not satisfy this tool's inputSchema (JSON Schema 2020-12, as tools/list shows it); call it with an object that does";
 
 /// One configured content tool, its results rendered.
 pub(crate) struct Configured {
@@ -75,7 +80,15 @@ impl Configured {
         Configured {
             tool: tool.clone(),
             result,
-            invalid: super::text_result(NO_ARGUMENTS_TEXT, true, identity),
+            invalid: super::text_result(
+                if tool.input_schema.is_some() {
+                    SCHEMA_TEXT
+                } else {
+                    NO_ARGUMENTS_TEXT
+                },
+                true,
+                identity,
+            ),
         }
     }
 }
@@ -93,15 +106,25 @@ impl Tool for Configured {
         members.push(("description", Node::from(self.tool.description.as_str())));
         members.push((
             "inputSchema",
-            obj! { "type" => "object", "additionalProperties" => false },
+            match &self.tool.input_schema {
+                // T14: the configured schema, as configured.
+                Some(schema) => Node::Raw(schema.text().to_owned()),
+                None => obj! { "type" => "object", "additionalProperties" => false },
+            },
         ));
         members.push(("annotations", read_only_annotations()));
         Node::Obj(members)
     }
 
     fn check<'b>(&self, args: &'b Arguments<'b>, era: Era) -> Result<Checked<'b>, &[u8]> {
-        // inputSchema: an object with no members.
-        if args.is_empty() {
+        let valid = match &self.tool.input_schema {
+            // T10, T11: an object with no members.
+            None => args.is_empty(),
+            // T14: the configured schema, applied by the core's own
+            // validator (src/schema.rs).
+            Some(schema) => schema.check(&args.to_value()).is_ok(),
+        };
+        if valid {
             Ok(Checked::new(args, era))
         } else {
             Err(self.invalid.get(era))

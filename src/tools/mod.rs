@@ -48,6 +48,10 @@ use crate::json::Shallow;
 pub struct Arguments<'a> {
     first: Option<(Cow<'a, str>, Shallow<'a>)>,
     rest: Vec<(Cow<'a, str>, Shallow<'a>)>,
+    /// The value of each member that is an array or an object, by its
+    /// position (what a configured `inputSchema` reads, row T14); empty,
+    /// and not allocated, for the scalar arguments of the coded tools.
+    nested: Vec<(usize, serde_json::Value)>,
 }
 
 impl<'a> Arguments<'a> {
@@ -59,6 +63,45 @@ impl<'a> Arguments<'a> {
             self.rest.push((name, value));
         }
     }
+
+    /// Appends a decoded member, with its whole value when it is an
+    /// array or an object.
+    pub(crate) fn push_nested(
+        &mut self,
+        name: Cow<'a, str>,
+        value: Shallow<'a>,
+        nested: Option<serde_json::Value>,
+    ) {
+        if let Some(v) = nested {
+            self.nested.push((self.len(), v));
+        }
+        self.push(name, value);
+    }
+
+    /// The arguments as one JSON object, for a configured `inputSchema`.
+    pub(crate) fn to_value(&self) -> serde_json::Value {
+        let mut object = serde_json::Map::new();
+        for (i, (name, shallow)) in self.members().enumerate() {
+            let value = match shallow {
+                Shallow::Null => serde_json::Value::Null,
+                Shallow::Bool(b) => (*b).into(),
+                Shallow::Integer(n) => {
+                    serde_json::from_str(&n.get().to_string()).unwrap_or_default()
+                }
+                Shallow::Number(bits) => f64::from_bits(*bits).into(),
+                Shallow::Str(s) => s.as_ref().into(),
+                Shallow::Array | Shallow::Object => self
+                    .nested
+                    .iter()
+                    .find(|(at, _)| *at == i)
+                    .map(|(_, v)| v.clone())
+                    .unwrap_or_default(),
+            };
+            object.insert(name.to_string(), value);
+        }
+        serde_json::Value::Object(object)
+    }
+
     /// The members, in order.
     pub fn iter(&self) -> impl Iterator<Item = &(Cow<'a, str>, Shallow<'a>)> {
         self.members()

@@ -296,5 +296,103 @@ pub(crate) fn conformance_cases() -> Vec<Case> {
     .into_iter()
     .chain(prompt_cases)
     .chain(notice_cases)
+    .chain(schema_cases())
     .collect()
+}
+
+/// T14: `json_schema_2020_12_tool`, whose configured 2020-12 `inputSchema`
+/// the core enforces and `tools/list` shows as configured.
+fn schema_cases() -> Vec<Case> {
+    const TOOL: &str = "json_schema_2020_12_tool";
+    fn ran(r: &Value) {
+        assert_eq!(r["result"]["isError"], false, "{r}");
+        assert_eq!(
+            r["result"]["content"][0]["text"],
+            "The contact details satisfy the tool's inputSchema."
+        );
+    }
+    fn refused(r: &Value) {
+        assert_eq!(r["result"]["isError"], true, "{r}");
+        let text = r["result"]["content"][0]["text"]
+            .as_str()
+            .unwrap_or_default();
+        assert!(
+            text.starts_with("invalid arguments: ") && text.contains("inputSchema"),
+            "{text}"
+        );
+    }
+    fn listed_as_configured(r: &Value) {
+        let text = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/data/conformance.json"
+        ))
+        .unwrap_or_default();
+        let config: Value = serde_json::from_str(&text).unwrap_or_default();
+        let pick = |tools: &Value| {
+            tools
+                .as_array()
+                .and_then(|t| t.iter().find(|t| t["name"] == TOOL))
+                .map(|t| t["inputSchema"].clone())
+        };
+        let configured = pick(&config["content_tools"]);
+        assert!(configured.is_some());
+        assert_eq!(pick(&r["result"]["tools"]), configured);
+    }
+    let with = |args: Value| call(json!(35), meta(), TOOL, args);
+    vec![
+        case(
+            "D2",
+            "json_schema_2020_12_tool listed with its configured inputSchema (T14)",
+            line(json!(35), "tools/list", json!({"_meta": meta()})),
+            Want::Result(json!(35), listed_as_configured),
+        ),
+        case(
+            "T14",
+            "an email, no contactMethod: the else branch holds",
+            with(json!({"name": "Ada", "email": "ada@example.org"})),
+            Want::Result(json!(35), ran),
+        ),
+        case(
+            "T14",
+            "contactMethod phone with a phone, and an address by $ref",
+            with(
+                json!({"contactMethod": "phone", "phone": "1", "address": {"street": "s", "city": "c"}}),
+            ),
+            Want::Result(json!(35), ran),
+        ),
+        case(
+            "T14",
+            "contactMethod phone without a phone: then refuses",
+            with(json!({"contactMethod": "phone", "email": "ada@example.org"})),
+            Want::Result(json!(35), refused),
+        ),
+        case(
+            "T14",
+            "no arguments: anyOf of required phone or email refuses",
+            line(
+                json!(35),
+                "tools/call",
+                json!({"_meta": meta(), "name": TOOL}),
+            ),
+            Want::Result(json!(35), refused),
+        ),
+        case(
+            "T14",
+            "an address city that is not a string ($ref into $defs)",
+            with(json!({"email": "e", "address": {"city": 7}})),
+            Want::Result(json!(35), refused),
+        ),
+        case(
+            "T14",
+            "a member the schema does not list (additionalProperties false)",
+            with(json!({"email": "e", "fax": "f"})),
+            Want::Result(json!(35), refused),
+        ),
+        case(
+            "T14",
+            "a contactMethod outside its enum",
+            with(json!({"email": "e", "contactMethod": "fax"})),
+            Want::Result(json!(35), refused),
+        ),
+    ]
 }

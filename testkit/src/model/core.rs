@@ -593,10 +593,14 @@ pub fn call(config: &Config, id: &str, params: &Json, era: Era) -> Expect {
             .iter()
             .find(|t| t.name == other)
         {
-            // T10, T11: a configured content tool takes no arguments.
-            Some(t) if args.names().next().is_none() => {
+            // T10, T11: a configured content tool takes no arguments;
+            // T14: or those its configured inputSchema accepts.
+            Some(t) if accepts(t, args) => {
                 // T12, T13: the notifications this request asked for.
                 let mut expect = result("T10", Body::Content(t.name.clone()));
+                if t.input_schema.is_some() {
+                    expect = expect.note("T14");
+                }
                 expect.notices = super::notices::expected(t, params);
                 // The rows hold for a tool that may send, asked or not.
                 let (progress, log) = (!t.progress.is_empty(), !t.log.is_empty());
@@ -608,8 +612,28 @@ pub fn call(config: &Config, id: &str, params: &Json, era: Era) -> Expect {
                 }
                 expect
             }
+            Some(t) if t.input_schema.is_some() => result("T14", Body::NoArguments(t.name.clone())),
             Some(t) => result("T11", Body::NoArguments(t.name.clone())),
             None => Expect::fixed("T3", Some(id.to_string())),
         },
+    }
+}
+
+/// Whether content tool `tool` accepts `args` (T10, T11, T14): without a
+/// configured `inputSchema`, only no members; with one, what the test kit's
+/// own JSON Schema validator (the `jsonschema` crate, an implementation
+/// independent of the core's `src/schema.rs`) accepts. Without the
+/// `schema` feature (the fuzz build, whose configurations configure no
+/// schema) a configured schema accepts nothing the model can vouch for.
+fn accepts(tool: &mcp_reference::catalog::ContentTool, args: &Json) -> bool {
+    match &tool.input_schema {
+        None => args.names().next().is_none(),
+        #[cfg(feature = "schema")]
+        Some(schema) => serde_json::from_str::<serde_json::Value>(schema.text())
+            .ok()
+            .and_then(|s| crate::schema::ToolSchema::new_2020_12(&s).ok())
+            .is_some_and(|v| v.is_valid(&args.to_value())),
+        #[cfg(not(feature = "schema"))]
+        Some(_) => false,
     }
 }

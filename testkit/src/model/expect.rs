@@ -84,7 +84,8 @@ pub enum Body {
     /// `prompts/get` of this configured prompt with these argument values
     /// (P11).
     ContentPrompt(String, std::collections::BTreeMap<String, String>),
-    /// A call of this content tool with arguments (T11).
+    /// A call of this content tool with arguments it does not take (T11),
+    /// or that break its configured `inputSchema` (T14).
     NoArguments(String),
 }
 

@@ -371,7 +371,11 @@ fn check_result(
             for tool in tools.as_array().into_iter().flatten() {
                 let name = tool.get("name").and_then(Value::as_str);
                 if let Some(t) = content.iter().find(|t| Some(t.name.as_str()) == name) {
-                    let schema = json!({"type": "object", "additionalProperties": false});
+                    // T14: a configured inputSchema, as configured.
+                    let schema = match &t.input_schema {
+                        Some(s) => serde_json::from_str(s.text()).unwrap_or_default(),
+                        None => json!({"type": "object", "additionalProperties": false}),
+                    };
                     if tool.get("inputSchema") != Some(&schema)
                         || tool.get("description") != Some(&json!(t.description))
                         || tool.get("title") != t.title.as_ref().map(|x| json!(x)).as_ref()

@@ -149,14 +149,19 @@ fn catalog() -> BoxedStrategy<Vec<(&'static str, Value)>> {
                 (select(crate::model::core::LOG_LEVELS.to_vec()), proptest::option::of("[a-z]{1,6}"), text()),
                 0..4,
             ),
+            // T14: a configured inputSchema, for some.
+            proptest::option::weighted(0.5, select(INPUT_SCHEMAS.to_vec())),
         ),
         1..4,
     )
     .prop_map(|tools| {
         let tools: Vec<Value> = tools
             .into_iter()
-            .map(|(name, (content, is_error, title, (progress, total), log))| {
+            .map(|(name, (content, is_error, title, (progress, total), log, schema))| {
                 let mut t = json!({"name": name, "description": "a configured content tool", "content": content});
+                if let Some(schema) = schema.and_then(|s| serde_json::from_str::<Value>(s).ok()) {
+                    t["inputSchema"] = schema;
+                }
                 if let Some(last) = progress.iter().next_back() {
                     if total {
                         t["progressTotal"] = json!(last + 7);
@@ -402,3 +407,50 @@ pub fn forbidden_orders(config: &Config) -> BTreeMap<String, mcp_reference::Orde
         .map(|o| (o.order_id.clone(), o.clone()))
         .collect()
 }
+
+/// Configured `inputSchema`s of content tools (row T14), together using
+/// every keyword of the subset the core enforces (DEC50); the calls of
+/// [`super::request`] name their members ([`SCHEMA_MEMBERS`]).
+pub(crate) const INPUT_SCHEMAS: [&str; 5] = [
+    r##"{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","$defs":{"address":{"$anchor":"addressDef","type":"object","properties":{"street":{"type":"string"},"city":{"type":"string"}}}},"properties":{"name":{"type":"string"},"address":{"$ref":"#/$defs/address"},"contactMethod":{"type":"string","enum":["phone","email"]},"phone":{"type":"string"},"email":{"type":"string"}},"allOf":[{"anyOf":[{"required":["phone"]},{"required":["email"]}]}],"if":{"properties":{"contactMethod":{"const":"phone"}},"required":["contactMethod"]},"then":{"required":["phone"]},"else":{"required":["email"]},"additionalProperties":false}"##,
+    r##"{"type":"object","properties":{"a":{"type":"integer","title":"A","default":1},"b":{"enum":["x",1,null,[1]]}},"required":["a"]}"##,
+    r##"{"type":"object","properties":{"k":{"oneOf":[{"type":"string"},{"const":3}]},"n":{"not":{"type":["boolean","null"]}}},"additionalProperties":false,"description":"d","examples":[{}]}"##,
+    r##"{"type":"object","$defs":{"p":{"$anchor":"P","type":["string","null"]},"q":{"$ref":"#P"}},"properties":{"a":{"$ref":"#/$defs/q"},"b":{"type":"array"},"c":{"type":"object","properties":{"city":{"type":"number"}},"additionalProperties":true}}}"##,
+    r##"{"type":"object","properties":{"a":true,"b":false},"if":{"required":["a"]},"then":{"properties":{"a":{"type":"number"}}}}"##,
+];
+
+/// The members the calls of a tool with a configured schema use.
+pub(crate) const SCHEMA_MEMBERS: [&str; 12] = [
+    "a",
+    "b",
+    "c",
+    "k",
+    "n",
+    "p",
+    "name",
+    "email",
+    "phone",
+    "contactMethod",
+    "address",
+    "city",
+];
+
+/// The values they take.
+pub(crate) const SCHEMA_VALUES: [&str; 16] = [
+    "\"x\"",
+    "1",
+    "1.0",
+    "2.5",
+    "3",
+    "null",
+    "true",
+    "\"phone\"",
+    "\"email\"",
+    "{\"city\":\"c\"}",
+    "{\"city\":7}",
+    "{\"city\":7.5,\"street\":1}",
+    "[1]",
+    "[]",
+    "{}",
+    "\"\"",
+];

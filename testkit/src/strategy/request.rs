@@ -302,11 +302,24 @@ fn product_id(pools: &Pools) -> BoxedStrategy<String> {
 /// `arguments` of a `tools/call` for the tool `name`.
 fn tool_arguments(pools: &Pools, name: &str) -> BoxedStrategy<Option<Json>> {
     if pools.content_tools.iter().any(|t| t == name) {
-        // T10 (none, or `{}`) as often as T11 (any member).
+        // T10 (none, or `{}`) as often as T11 (any member); T14: members
+        // that the configured schemas name.
+        let schema_arguments = proptest::collection::btree_map(
+            select(super::config::SCHEMA_MEMBERS.to_vec()),
+            select(super::config::SCHEMA_VALUES.to_vec()),
+            0..4,
+        )
+        .prop_map(|members| {
+            Some(Json::obj(members.into_iter().map(|(k, v)| {
+                let v: serde_json::Value = serde_json::from_str(v).unwrap_or_default();
+                (k, Json::from_value(&v))
+            })))
+        });
         return prop_oneof![
             2 => Just(None),
             2 => Just(Some(Json::Obj(vec![]))),
             3 => coded_tool_arguments(pools, name),
+            4 => schema_arguments,
         ]
         .boxed();
     }
