@@ -85,7 +85,14 @@ impl HttpChecker {
             }
         }
         if let (Some(body), "H15" | "H17") = (&expect.body, expect.row) {
-            let line = [response.body.as_slice(), b"\n"].concat();
+            // H17 answers as H15 or H18 would: a stream's lines are its
+            // events' data.
+            let line = if expect.stream {
+                crate::model::http::event_lines(&response.body)
+                    .map_err(|e| format!("row {}: {e}", expect.row))?
+            } else {
+                [response.body.as_slice(), b"\n"].concat()
+            };
             self.checker
                 .check_with(&request.body, &line, body)
                 .map_err(|e| format!("row {}: {e}", expect.row))?;

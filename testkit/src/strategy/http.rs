@@ -259,9 +259,28 @@ pub fn http_request(config: &Config, listen: Listen) -> BoxedStrategy<HttpReques
         )
         .into_bytes()
     });
+    // H18: a call of a content tool that sends notifications, whose
+    // `_meta` asks for them (progress and logs at debug), when the
+    // configuration has one; else another `get_order` call.
+    let notifying: Vec<String> = config
+        .catalog()
+        .content_tools
+        .iter()
+        .filter(|t| !t.progress.is_empty() || !t.log.is_empty())
+        .map(|t| t.name.clone())
+        .collect();
+    let asks = (select(if notifying.is_empty() { vec!["get_order".to_owned()] } else { notifying }), any::<u8>())
+        .prop_map(|(name, n)| {
+            let name = serde_json::to_string(&name).unwrap_or_default();
+            format!(
+                r#"{{"jsonrpc":"2.0","id":{n},"method":"tools/call","params":{{"name":{name},"_meta":{{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{{}},"io.modelcontextprotocol/logLevel":"debug","progressToken":{n}}}}}}}"#
+            )
+            .into_bytes()
+        });
     let body = prop_oneof![
-        3 => case(config).prop_map(|c| c.line),
-        2 => call,
+        6 => case(config).prop_map(|c| c.line),
+        3 => call,
+        1 => asks,
     ];
     (body, breaks(), any::<usize>(), "[a-zA-Z0-9]{0,3}")
         .prop_map(move |(body, how, pick, extra)| {
