@@ -159,13 +159,7 @@ fn catalog() -> BoxedStrategy<Vec<(&'static str, Value)>> {
             .into_iter()
             .map(|(name, (content, is_error, title, (progress, total), log, schema))| {
                 let mut t = json!({"name": name, "description": "a configured content tool", "content": content});
-                // T14 on tools that send no notifications: a call refused by
-                // the schema sends none, so T12, T13 and H18 keep their rate.
-                let quiet = progress.is_empty() && log.is_empty();
-                if let Some(schema) = schema
-                    .filter(|_| quiet)
-                    .and_then(|s| serde_json::from_str::<Value>(s).ok())
-                {
+                if let Some(schema) = schema.and_then(|s| serde_json::from_str::<Value>(s).ok()) {
                     t["inputSchema"] = schema;
                 }
                 if let Some(last) = progress.iter().next_back() {
