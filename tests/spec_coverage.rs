@@ -64,7 +64,7 @@ struct Refs {
 fn is_row_letter(c: char) -> bool {
     matches!(
         c,
-        'F' | 'E' | 'M' | 'D' | 'T' | 'W' | 'H' | 'A' | 'L' | 'R' | 'P' | 'C'
+        'F' | 'E' | 'M' | 'D' | 'T' | 'W' | 'H' | 'A' | 'L' | 'R' | 'P' | 'C' | 'I'
     )
 }
 
@@ -364,7 +364,15 @@ fn level_problems(doc: &str, rows: &[mcp_reference_testkit::model::rows::Row]) -
         if !LEVELS.contains(&row.level.as_str()) {
             bad.push(format!("row {}: unknown level {}", row.id, row.level));
         }
-        if !["silence", "reply", "error", "result", "versions"].contains(&row.expect.as_str())
+        if ![
+            "silence",
+            "reply",
+            "error",
+            "result",
+            "versions",
+            "input_required",
+        ]
+        .contains(&row.expect.as_str())
             || (!row.codes.is_empty() && row.expect != "error")
         {
             bad.push(format!(
