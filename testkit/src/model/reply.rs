@@ -271,6 +271,17 @@ impl Expect {
                     .ok_or("expected a result object")?;
                 check_result(config, *era, body, result)
             }
+            Reply::Input { id, request, .. } => {
+                if read.id != *id {
+                    return Err(format!("id {}, expected {id}", read.id));
+                }
+                // The input model reads the request with id 0.
+                let mut value = read.tree.to_value();
+                if let Some(slot) = value.get_mut("id") {
+                    *slot = json!(0);
+                }
+                super::input::check(config, request, 0, &value).map(|_| ())
+            }
             Reply::Silence => Err("expected no reply".into()),
             Reply::Unknown => Ok(()),
         }
