@@ -360,9 +360,11 @@ fn check_result(
             // "additionalProperties": false}` (no arguments).
             let content = &config.catalog().content_tools;
             expected.extend(content.iter().map(|t| t.name.as_str()));
-            // I2: the input tools, as configured (model `input`).
+            // I2: the input tools, as configured (model `input`); modern
+            // only: the legacy path neither lists nor calls them.
             let inputs = config
                 .input()
+                .filter(|_| era == Era::Modern)
                 .map(|i| i.tools.as_slice())
                 .unwrap_or_default();
             expected.extend(inputs.iter().map(|t| t.name.as_str()));
