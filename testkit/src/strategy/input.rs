@@ -146,7 +146,7 @@ fn draws() -> BoxedStrategy<Draws> {
         (any::<Index>(), any::<u16>(), 0..16u8, 0..10u8, 0..8u8),
         (
             0..16u8,
-            proptest::collection::vec(0..12u8, 16),
+            proptest::collection::vec(0..14u8, 16),
             proptest::bool::weighted(0.2),
         ),
         0..1000u32,
@@ -234,11 +234,10 @@ fn answer(spec: &InputSpec, how: u8) -> Option<Value> {
     match how {
         0..=5 => Some(valid_answer(spec)),
         6 | 7 => None,
-        8 => invalid.get(usize::from(how) % invalid.len()).cloned(),
-        9 => Some(json!({"action": "decline"})),
-        10 => Some(json!({"action": "cancel"})),
+        9 | 10 => Some(json!({"action": "decline"})),
+        11 | 12 => Some(json!({"action": "cancel"})),
         _ => invalid
-            .get(usize::from(spec.key.len()) % invalid.len())
+            .get((usize::from(how) + spec.key.len()) % invalid.len())
             .cloned(),
     }
 }
@@ -440,7 +439,7 @@ fn build(config: &Config, now: u64, d: &Draws) -> Option<Value> {
         json!({"io.modelcontextprotocol/protocolVersion": versions.first(),
             "io.modelcontextprotocol/clientCapabilities": caps}),
     );
-    let id = if d.id % 3 == 0 {
+    let id = if d.id.is_multiple_of(3) {
         json!(format!("r{}", d.id))
     } else {
         json!(d.id)
