@@ -143,7 +143,7 @@ fn draws() -> BoxedStrategy<Draws> {
     (
         (any::<Index>(), 0..24u8, (0..4u8, 0..4u8)),
         prop_oneof![6 => Just(7u8), 3 => 0..8u8],
-        (any::<Index>(), any::<u16>(), 0..16u8, 0..10u8, 0..8u8),
+        (any::<Index>(), any::<u16>(), 0..16u8, 0..16u8, 0..5u8),
         (
             0..16u8,
             proptest::collection::vec(0..14u8, 16),
@@ -297,7 +297,9 @@ fn build(config: &Config, now: u64, d: &Draws) -> Option<Value> {
         params.insert("arguments".into(), a);
     }
     // The state: none (a first request), one for a round and the answers
-    // recorded in it, expired, forged, or not a string.
+    // recorded in it (valid in 7 draws of 16 of `forge`), expired, forged
+    // (another key, user, method, target, arguments; a character changed;
+    // a round the target lacks; not the format), or not a string.
     let rounds = target.rounds.len();
     let mut round = 0;
     let key = input::key(config);
@@ -306,9 +308,13 @@ fn build(config: &Config, now: u64, d: &Draws) -> Option<Value> {
         answered,
         expires,
     };
+    // The expiry of a state sealed for this request: now (still valid:
+    // the expiry is inclusive), a second later, the configured lifetime,
+    // or (past the epoch) a second ago (I8).
     let expires = match d.expiry {
         0 => now,
         1 => now.saturating_add(1),
+        2 if now > 0 => now - 1,
         _ => now.saturating_add(input.state_ttl_seconds),
     };
     let state: Option<Value> = match d.state_how {
@@ -360,7 +366,7 @@ fn build(config: &Config, now: u64, d: &Draws) -> Option<Value> {
                 5 => {
                     // One character changed.
                     let s = sealed(&key, config.user(), method, &target.name, &args_for_state);
-                    let at = usize::from(d.arg_values.0) * 7 % s.len().max(1);
+                    let at = usize::from(d.answered) % s.len().max(1);
                     s.char_indices()
                         .map(|(i, c)| {
                             if i == at {
