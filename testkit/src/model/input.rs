@@ -737,3 +737,122 @@ fn method_of(kind: InputKind) -> &'static str {
         InputKind::Sampling => "sampling/createMessage",
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const KEY: &str = "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY";
+
+    /// One tool of two rounds with state and an optional argument.
+    fn config() -> Config {
+        let file = json!({"input_required": {"state_key": KEY, "tools": [{
+            "name": "t", "description": "d", "arguments": ["topic"], "state": true,
+            "rounds": [[{"key": "k", "kind": "roots", "params": {}}],
+                       [{"key": "j", "kind": "roots", "params": {}}]],
+            "result": "ok"}]}});
+        Config::from_json(file.to_string().as_bytes()).unwrap()
+    }
+
+    fn call(params: Value) -> Value {
+        let mut params = params;
+        params["_meta"] = json!({"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {"roots": {}}});
+        json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params})
+    }
+
+    /// [`seal`] writes what [`open`] reads, bound to the key, principal,
+    /// method, name and arguments; and it is the state the server issues
+    /// and takes back.
+    #[test]
+    fn seal_is_what_open_reads_and_what_the_server_issues() {
+        let c = config();
+        let key = key(&c);
+        let args = json!({"topic": "a"});
+        let args = args.as_object().unwrap();
+        let state = State {
+            round: 1,
+            answered: 0,
+            expires: 300,
+        };
+        let s = seal(&key, c.user(), "tools/call", "t", args, state);
+        assert_eq!(s.len(), 59);
+        assert_eq!(
+            open(&key, c.user(), "tools/call", "t", args, &s),
+            Some(state)
+        );
+        let other = json!({"topic": "b"});
+        for opened in [
+            open(b"another key", c.user(), "tools/call", "t", args, &s),
+            open(&key, "someone", "tools/call", "t", args, &s),
+            open(&key, c.user(), "prompts/get", "t", args, &s),
+            open(&key, c.user(), "tools/call", "u", args, &s),
+            open(
+                &key,
+                c.user(),
+                "tools/call",
+                "t",
+                other.as_object().unwrap(),
+                &s,
+            ),
+        ] {
+            assert_eq!(opened, None);
+        }
+        let server = mcp_reference::Server::new(c.clone());
+        let first = call(json!({"name": "t", "arguments": {"topic": "a"}}));
+        let reply: Value =
+            serde_json::from_slice(&server.respond(first.to_string().as_bytes()).unwrap()).unwrap();
+        let round0 = State {
+            round: 0,
+            answered: 0,
+            expires: 300,
+        };
+        assert_eq!(
+            reply["result"]["requestState"],
+            json!(seal(&key, c.user(), "tools/call", "t", args, round0))
+        );
+        // The model's state for round 1 takes the server to that round's
+        // answer: the tool's result.
+        let retry = call(
+            json!({"name": "t", "arguments": {"topic": "a"}, "requestState": s,
+            "inputResponses": {"j": {"roots": []}}}),
+        );
+        let reply: Value =
+            serde_json::from_slice(&server.respond(retry.to_string().as_bytes()).unwrap()).unwrap();
+        assert_eq!(check(&c, &retry, 0, &reply).unwrap().row, "I12");
+    }
+
+    /// The generic model judges an input target's reply whole: the
+    /// server's reply passes under the input model's row, and the same
+    /// reply with one thing changed (an input request's params, the
+    /// state, a member added) fails.
+    #[test]
+    fn the_generic_model_judges_an_input_reply_whole() {
+        let c = config();
+        let server = mcp_reference::Server::new(c.clone());
+        let first = call(json!({"name": "t", "arguments": {"topic": "a"}}));
+        let line = first.to_string();
+        let expect = crate::model::expect_line(&c, line.as_bytes());
+        assert_eq!(expect.row, "I2");
+        let reply = server.respond(line.as_bytes()).unwrap();
+        expect.check(&c, &reply).unwrap();
+        let text = String::from_utf8(reply).unwrap();
+        let state = expect_state(&text);
+        for broken in [
+            text.replace(r#""params":{}"#, r#""params":{"x":1}"#),
+            text.replace(&state, &state.replace('A', "B")),
+            text.replace(
+                r#""resultType":"input_required","#,
+                r#""resultType":"input_required","x":1,"#,
+            ),
+        ] {
+            assert_ne!(broken, text);
+            assert!(expect.check(&c, broken.as_bytes()).is_err(), "{broken}");
+        }
+    }
+
+    fn expect_state(reply: &str) -> String {
+        let v: Value = serde_json::from_str(reply).unwrap();
+        v["result"]["requestState"].as_str().unwrap().to_owned()
+    }
+}
