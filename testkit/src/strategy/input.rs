@@ -463,3 +463,29 @@ fn not_a(n: u32, extra: Value) -> Value {
         .cloned()
         .unwrap_or_default()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::strategy::ValueTree;
+    use proptest::test_runner::TestRunner;
+
+    /// Every generated section is a configuration the server loads (none
+    /// is silently filtered away), and its targets are called.
+    #[test]
+    fn every_generated_section_loads_and_its_targets_are_called() {
+        let mut runner = TestRunner::deterministic();
+        for _ in 0..200 {
+            let section = input_required().new_tree(&mut runner).unwrap().current();
+            let file = json!({ "input_required": section }).to_string();
+            let config =
+                Config::from_json(file.as_bytes()).unwrap_or_else(|e| panic!("{e}\n{section}"));
+            let request = input_request(&config, 0)
+                .new_tree(&mut runner)
+                .unwrap()
+                .current();
+            let name = request.pointer("/params/name").and_then(Value::as_str);
+            assert!(input::target(&config, &request).is_some(), "{name:?}");
+        }
+    }
+}
