@@ -462,7 +462,19 @@ fn handle(server: &Server, faults: &Faults, line: &[u8], version_seen: bool) -> 
         }
         _ => line,
     };
-    let reply = match server.respond(line) {
+    // The reference binary answers by its clock when the configuration has
+    // input targets (a `requestState`'s expiry, DEC41), and so does this
+    // fixture, so that its faults are the only differences `diff` finds.
+    let now = if server.config().input().is_some() {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs())
+    } else {
+        0
+    };
+    let mut out = Vec::new();
+    let answered = server.respond_at(line, &mut out, &mut mcp_reference::Direct, now);
+    let reply = match matches!(answered, mcp_reference::Disposition::Replied).then_some(out) {
         Some(reply)
             if faults.drop.as_deref().is_some_and(|d| Some(d) == method)
                 && serde_json::from_slice::<Value>(&reply)

@@ -298,11 +298,11 @@ enum Owner {
 /// A random valid configuration: a user; 0 to 6 orders with random ids,
 /// owners (about half the user's), values and times; no stock table or one
 /// of 0 to 4 products; random cache hints; mostly the default line limit,
-/// sometimes a small one; one in five with an `input_required` section of
+/// sometimes a small one; about one in three with an `input_required` section of
 /// tools and prompts ([`super::input::input_required`]). The legacy path
 /// stays off.
 pub fn config() -> BoxedStrategy<Config> {
-    config_with(proptest::option::weighted(0.2, super::input::input_required()).boxed())
+    config_with(proptest::option::weighted(0.3, super::input::input_required()).boxed())
 }
 
 /// A configuration as [`config()`] makes, always with an `input_required`

@@ -119,7 +119,7 @@ pub fn case(config: &Config) -> BoxedStrategy<Case> {
     let c = config.clone();
     let input_case = input::input_request(config, 0)
         .prop_map(move |v| Case::from_tree(&c, &Json::from_value(&v), "input request"));
-    prop_oneof![96 => any, 30 => input_case].boxed()
+    prop_oneof![96 => any, 15 => input_case].boxed()
 }
 
 /// A configuration and one line for it.
