@@ -41,6 +41,7 @@ def vector(level="must", flags=(), **single):
 
 def fails(v, got, notes=None, fixture=None):
     s = v["steps"][0]
+    notes = () if notes is None else notes
     return judge.failed_levels(v, fixture, s, got if not isinstance(got, str) else got.encode(), notes)
 
 
@@ -274,7 +275,7 @@ class Carry(unittest.TestCase):
         for reply in [None, b"not json", b"[1]", line(with_(dict(INPUT, id=1), "/result/requestState", None)).encode()]:
             self.assertEqual(stdio.fill(s, [reply, None]), (None, (0, "/result/requestState")))
         self.assertEqual(stdio.not_run((0, "/result/requestState")),
-                         "(not run: step 0's reply has nothing at /result/requestState)")
+                         "(not run: step 1's reply has nothing at /result/requestState)")
 
     def test_a_carry_from_a_later_step_is_refused(self):
         v = json.loads(json.dumps({"id": "x", "rule": "I4", "comment": "c", "config": "c", "flags": [],
@@ -304,6 +305,8 @@ SERVER = textwrap.dedent('''
                  "requestState": STATE}
         sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": m["id"], "result": r}, separators=(",", ":")) + "\\n")
         sys.stdout.flush()
+        if STATE == "exit" and m.get("method") == "tools/call":
+            break
 ''')
 
 
@@ -324,7 +327,17 @@ class Chain(unittest.TestCase):
     def test_a_carry_with_nothing_fails_the_step_not_run(self):
         failure = self.run_chain(chain_vector("/result/nothing"), "c2VydmVyLXN0YXRl")
         self.assertEqual(failure, (["must", "textbook", "canonical"], 2, line(dict(DONE, id=2)),
-                                   "(not run: step 0's reply has nothing at /result/nothing)"))
+                                   "(not run: step 1's reply has nothing at /result/nothing)"))
+
+
+    def test_after_a_step_whose_probe_got_no_reply_nothing_is_written(self):
+        # The server answers the first call and exits before its probe:
+        # the first step passes on its reply, the second is not written.
+        v = chain_vector()
+        v["steps"][0]["level"] = ("should", "MRTR-10")
+        failure = self.run_chain(v, "exit")
+        self.assertEqual(failure[:2], (["must", "textbook", "canonical"], 2))
+        self.assertEqual(failure[3], stdio.STOPPED)
 
 
 class Format(unittest.TestCase):

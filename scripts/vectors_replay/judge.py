@@ -262,14 +262,14 @@ def textbook(v, reply, got, opaque=()):
     want, have = members(reply), members(got)
     if want is None or have is None:
         return False
+    if not opaque_strings(have[1], opaque):
+        return False
     if "generic" in v["flags"]:
         expect = {"id": want[0], "outcome": "result"}
         error = want[1].get("error")
         if isinstance(error, dict) and "code" in error:
             expect = {"id": want[0], "outcome": "error", "codes": [error["code"]]}
         return meets(expect, got)
-    if not opaque_strings(have[1], opaque):
-        return False
     return token(have[0]) == token(want[0]) and same(
         textbook_form(left_out(want[1], opaque)), textbook_form(left_out(have[1], opaque)))
 
@@ -337,11 +337,11 @@ def notifications_pass(v, s, level, notes):
     order at textbook, as before's bytes at canonical."""
     before = s["before"]
     if level == "canonical":
-        return notes == [b.encode("utf-8") for b in before]
+        return list(notes) == [b.encode("utf-8") for b in before]
     if level == "textbook":
         return len(notes) == len(before) and all(
             same(value(b), value(n)) for b, n in zip(before, notes))
-    return notifications_meet((s["expect"] or {}).get("notifications"), notes)
+    return s["expect"] is not None and notifications_meet(s["expect"].get("notifications"), notes)
 def levels_of(v, fixture):
     """The levels a vector is judged at: its own, textbook, and canonical
     unless the server runs another fixture than the reply was made with."""
@@ -367,10 +367,10 @@ SILENCE = "silence"
 NOTHING = "nothing"
 
 
-def failed_levels(v, fixture, s, got, notes=None):
+def failed_levels(v, fixture, s, got, notes=()):
     """The levels at which a step fails, given what came back (a line,
-    SILENCE or NOTHING) and, for a step with before, the notification
-    lines before it (None: not judged, as for a reply alone)."""
+    SILENCE or NOTHING) and the notification lines before it (judged only
+    where the step has before)."""
     out = []
     for level in levels_of(v, fixture):
         if level not in ("canonical", "textbook") and not expect_judged_at(v, s, level):
@@ -383,7 +383,7 @@ def failed_levels(v, fixture, s, got, notes=None):
             ok = textbook(v, s["reply"], got, s["opaque"])
         else:
             ok = s["expect"] is not None and meets(s["expect"], got)
-        if ok and s["before"] is not None and notes is not None and (
+        if ok and s["before"] is not None and (
                 level in ("canonical", "textbook") or expect_judged_at(v, s, level)):
             ok = notifications_pass(v, s, level, notes)
         if not ok:

@@ -119,7 +119,7 @@ def missing(read):
 def sync_line(kind, n):
     """The probe written after each single vector's request (kind "sync"),
     and its id."""
-    i = '"mcp-vectors-%s-%d"' % (kind, n)
+    i = '"mcp-vectors-%s-%s"' % (kind, n)
     line = ('{"jsonrpc":"2.0","id":%s,"method":"server/discover","params":{"_meta":'
             '{"io.modelcontextprotocol/protocolVersion":"2026-07-28",'
             '"io.modelcontextprotocol/clientCapabilities":{}}}}' % i)

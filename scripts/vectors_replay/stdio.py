@@ -112,33 +112,43 @@ def fill(s, replies):
 
 def not_run(blocked):
     """The got line of a chain step that was not written."""
-    return "(not run: step %d's reply has nothing at %s)" % blocked
+    return "(not run: step %d's reply has nothing at %s)" % (blocked[0] + 1, blocked[1])
+
+
+# The got line of the chain steps after one whose probe got no reply.
+STOPPED = "(not run: the server stopped answering at an earlier step)"
 
 
 def chain(v, n, o, end, starts):
-    """A chain on a fresh process, opened as the shared one is: each step's
-    filled request, then a sync probe (id "mcp-vectors-sync-N-K"), its
-    lines judged as a single vector's are; after the last step stdin is
-    closed and the process group killed. A step whose carry finds nothing
-    is not written, nor any step after it: each fails at every level it is
-    judged at. None or the failure (levels, step, expected, got)."""
+    """A chain on a fresh process, opened as the shared one is (id
+    "mcp-vectors-open-S", S this server start): each step's filled
+    request, then a sync probe (id "mcp-vectors-sync-N-K", K the step's
+    index), its lines judged as a single vector's are; after the last step
+    stdin is closed and the process group killed. A step whose carry finds
+    nothing is not written, nor any step after it, nor any step after one
+    whose probe got no reply: each fails at every level it is judged at.
+    None or the failure (levels, step, expected, got), the step shown the
+    first to fail at the weakest level, as for a sequence."""
     p = Process(o.command)
     replies = [None] * len(v["steps"])
-    levels, first, blocked = [], None, None
+    levels, first, stopped = [], None, None
     try:
         open_process(p, starts[0], o, end)
         for k, s in enumerate(v["steps"]):
-            if blocked is None:
+            if stopped is None:
                 request, blocked = fill(s, replies)
-            if blocked is not None:
-                failed, shown = failed_levels(v, o.fixture, s, NOTHING), not_run(blocked)
+                stopped = not_run(blocked) if blocked is not None else None
+            if stopped is not None:
+                failed, shown = failed_levels(v, o.fixture, s, NOTHING), stopped
             else:
                 p.write(request)
-                probe, i = sync_line("sync-%d" % n, k)
+                probe, i = sync_line("sync", "%d-%d" % (n, k))
                 p.write(probe)
                 lines, last = read_step(p, s, i, o, end, late=True)
                 failed, shown, got = judge_lines(v, o.fixture, s, lines, last)
                 replies[k] = got if isinstance(got, bytes) else None
+                if last is not None:
+                    stopped = STOPPED
             first = noted(levels, first, failed, (k + 1, s["reply"], shown))
     finally:
         p.kill()
