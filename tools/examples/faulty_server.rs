@@ -85,6 +85,11 @@
 //!   --drop-notifications    writes no notification a request asked for
 //!                           (progress, log) before its response (rows T12,
 //!                           T13)
+//!   --notifications-backwards writes those notifications in reverse order
+//!                           (progress 100, 50, 0: PROG-03)
+//!   --no-request-state      leaves the requestState out of an
+//!                           InputRequiredResult (a chain's next round has
+//!                           nothing to carry: rows I4, I9, I12)
 //!   --random-order          answers each request with a non-null id from a
 //!                           thread of its own, after a random pause of 0 to
 //!                           8 ms, so replies come in a different order on
@@ -99,10 +104,10 @@ use std::io::{self, BufRead, Write};
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex, mpsc};
 use std::thread;
-use std::time::Duration;
+use std::time::{Duration, SystemTime};
 
 use mcp_reference::Order;
-use mcp_reference::{Config, Server};
+use mcp_reference::{Config, Direct, Disposition, Server};
 use serde_json::Value;
 
 #[derive(Default)]
@@ -138,6 +143,8 @@ struct Faults {
     stray_at_eof: bool,
     hang_on_notifications: bool,
     drop_notifications: bool,
+    notifications_backwards: bool,
+    no_request_state: bool,
     /// With --list-varies: whether a resources/read has been answered.
     read_seen: std::cell::Cell<bool>,
 }
@@ -178,6 +185,8 @@ fn parse() -> Result<Faults, String> {
             }
             "--hang-on-notifications" => f.hang_on_notifications = true,
             "--drop-notifications" => f.drop_notifications = true,
+            "--notifications-backwards" => f.notifications_backwards = true,
+            "--no-request-state" => f.no_request_state = true,
             "--slow-start" => {
                 let ms = args.next().ok_or("--slow-start needs milliseconds")?;
                 f.slow_start = Some(ms.parse().map_err(|_| "--slow-start needs milliseconds")?);
@@ -462,7 +471,7 @@ fn handle(server: &Server, faults: &Faults, line: &[u8], version_seen: bool) -> 
         }
         _ => line,
     };
-    let reply = match server.respond(line) {
+    let reply = match respond_now(server, line) {
         Some(reply)
             if faults.drop.as_deref().is_some_and(|d| Some(d) == method)
                 && serde_json::from_slice::<Value>(&reply)
@@ -498,6 +507,27 @@ fn handle(server: &Server, faults: &Faults, line: &[u8], version_seen: bool) -> 
             .last()
             .map(|r| format!("{r}\n"))
             .unwrap_or_default();
+    }
+    if faults.notifications_backwards {
+        // The notifications (every line before the response) in reverse.
+        let mut lines: Vec<&str> = reply.lines().collect();
+        if let Some((response, notes)) = lines.split_last_mut() {
+            notes.reverse();
+            let response = *response;
+            reply = notes
+                .iter()
+                .chain([&response])
+                .map(|l| format!("{l}\n"))
+                .collect();
+        }
+    }
+    if faults.no_request_state {
+        let key = r#","requestState":""#;
+        if let Some(at) = reply.find(key)
+            && let Some(len) = reply.get(at + key.len()..).and_then(|r| r.find('"'))
+        {
+            reply.replace_range(at..at + key.len() + len + 1, "");
+        }
     }
     if faults.no_result_type {
         reply = reply
@@ -696,4 +726,19 @@ fn fewer_resources(reply: &str) -> Option<String> {
     let mut result: Value = serde_json::from_str(members.get("result")?.get()).ok()?;
     result.get_mut("resources")?.as_array_mut()?.pop()?;
     with_result(reply, &result.to_string())
+}
+
+/// The reference's answer to a line at the current time, as the binary
+/// answers (a multi round-trip request's `requestState` is issued and
+/// checked at it: an expired one, rows I8, is refused as the reference
+/// refuses it).
+fn respond_now(server: &Server, line: &[u8]) -> Option<Vec<u8>> {
+    let now = SystemTime::now()
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let mut out = Vec::new();
+    match server.respond_at(line, &mut out, &mut Direct, now) {
+        Disposition::Replied => Some(out),
+        _ => None,
+    }
 }

@@ -159,6 +159,7 @@ fn the_reference_passes_every_vector_of_every_fixture_in_both_replayers() {
         Some("short-lines"),
         Some("legacy"),
         Some("catalog"),
+        Some("conformance"),
     ] {
         let v = both_at(fixture, "canonical", &reference(fixture));
         assert_eq!(v.code, 0, "{}", v.out);
@@ -582,7 +583,12 @@ fn a_version_checked_once_depends_on_earlier_lines_in_both_replayers() {
 /// The fault fixture on the catalog fixture's configuration (it reads
 /// `MCP_REFERENCE_CONFIG`, which the replay clears, so `env` sets it).
 fn faulty_catalog(flag: &str) -> Vec<OsString> {
-    let config = repo().join("vectors/configs/catalog.json");
+    faulty_fixture("catalog", flag)
+}
+
+/// The fault-injected server with `fixture`'s configuration.
+fn faulty_fixture(fixture: &str, flag: &str) -> Vec<OsString> {
+    let config = repo().join(format!("vectors/configs/{fixture}.json"));
     let mut argv: Vec<OsString> = vec![
         "env".into(),
         format!("MCP_REFERENCE_CONFIG={}", config.display()).into(),
@@ -631,6 +637,79 @@ fn the_catalog_faults_fail_their_rows_vectors_at_their_level() {
         );
         assert_eq!(v.code, 1, "{flag}\n{}", v.out);
     }
+}
+
+/// The conformance fixture's vectors with a step that `pick` selects,
+/// from the committed vectors.
+fn conformance_vectors(
+    pick: impl Fn(&mcp_reference_tools::vectors::Step) -> bool,
+) -> BTreeSet<String> {
+    mcp_reference_tools::vectors::select(Some("conformance"))
+        .expect("the fixture exists")
+        .into_iter()
+        .filter(|v| v.steps.iter().any(&pick))
+        .map(|v| v.id)
+        .collect()
+}
+
+/// Format 6 in both replayers, on the conformance fixture's faults. A
+/// server that sends no notification passes `must` (a server MAY send
+/// none; PROG-03 and LOG-04 judge those it sends) and fails `textbook`
+/// and `canonical` on every vector with notifications (`before`); one
+/// that sends them in reverse order fails the progress vectors at `must`
+/// (PROG-03: progress increases). A server whose InputRequiredResult has
+/// no `requestState` fails every vector with an `opaque` state at
+/// `textbook`, and every chain at its carried step, which is not run
+/// (`must` where that step's row is a MUST).
+#[test]
+fn format_six_faults_fail_their_vectors_in_both_replayers() {
+    let notified = conformance_vectors(|s| s.before.as_ref().is_some_and(|b| !b.is_empty()));
+    let progress = conformance_vectors(|s| {
+        s.before.as_ref().is_some_and(|b| !b.is_empty())
+            && s.expect
+                .as_ref()
+                .and_then(|e| e.pointer("/notifications/progressToken"))
+                .is_some()
+    });
+    assert!(notified.len() >= 3 && progress.len() >= 2, "{notified:?}");
+    for (flag, at_must) in [
+        ("--drop-notifications", BTreeSet::new()),
+        ("--notifications-backwards", progress.clone()),
+    ] {
+        let v = both_at(
+            Some("conformance"),
+            "canonical",
+            &faulty_fixture("conformance", flag),
+        );
+        assert_eq!(v.failed, notified, "{flag}\n{}", v.out);
+        assert_eq!(
+            failing_at(&v.out, "textbook"),
+            notified,
+            "{flag}\n{}",
+            v.out
+        );
+        assert_eq!(failing_at(&v.out, "must"), at_must, "{flag}\n{}", v.out);
+        assert_eq!(v.code, 1, "{flag}\n{}", v.out);
+    }
+    let stateful = conformance_vectors(|s| !s.opaque.is_empty() || !s.carry.is_empty());
+    let carried_must = conformance_vectors(|s| {
+        !s.carry.is_empty() && s.level.as_ref().is_some_and(|(l, _)| l == "must")
+    });
+    assert!(!carried_must.is_empty());
+    let v = both_at(
+        Some("conformance"),
+        "canonical",
+        &faulty_fixture("conformance", "--no-request-state"),
+    );
+    assert_eq!(v.failed, stateful, "{}", v.out);
+    assert_eq!(failing_at(&v.out, "must"), carried_must, "{}", v.out);
+    assert!(
+        v.out
+            .contains("(not run: step 1's reply has nothing at /result/requestState)"),
+        "{}",
+        v.out
+    );
+    assert_eq!(v.code, 1, "{}", v.out);
 }
 
 /// The single vectors of `fixture` (and the generic ones) that expect
