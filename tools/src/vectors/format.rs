@@ -1,4 +1,4 @@
-//! The vector format (`vectors/`, format 5 in `docs/vectors.md`): the
+//! The vector format (`vectors/`, format 6 in `docs/vectors.md`): the
 //! committed files, built into this binary, parsed into [`Vector`]s, and
 //! how a reply is judged at each verdict level (`must`, `should`,
 //! `textbook`, `canonical`): at its own level against what the vector's
