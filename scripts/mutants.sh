@@ -16,9 +16,9 @@
 # committed fuzz corpora through the fuzz checks), binary (the stdio
 # driver in the real binary), http (the HTTP binding against the model),
 # http_auth (the authorization step against the model), mrtr and
-# mrtr_state_machine (multi
-# round-trip requests against their model), vectors and
-# http_vectors (every committed vector re-answered byte for byte).
+# mrtr_state_machine (multi round-trip requests against their model),
+# vectors and http_vectors (every committed vector re-answered byte for
+# byte).
 #
 # `driver`: mutates src/cli/ and src/main.rs (serve --http's driver, the
 # issuer's keys and the token cache, demo, the command line) and runs the
