@@ -306,9 +306,7 @@ fn expect(
         "error" => value.get("error").is_some(),
         "result" => value.get("result").is_some(),
         "versions" => supported.is_some(),
-        "input_required" => {
-            value.pointer("/result/resultType") == Some(&json!("input_required"))
-        }
+        "input_required" => value.pointer("/result/resultType") == Some(&json!("input_required")),
         _ => false,
     };
     assert!(
@@ -317,7 +315,19 @@ fn expect(
         row.id,
         row.expect
     );
-    let outcome = if fits { row.expect.as_str() } else { "reply" };
+    let mut outcome = if fits { row.expect.as_str() } else { "reply" };
+    // I11 (ELICIT-01, a MUST): a declined or cancelled input is never
+    // taken for accepted, so its vectors are held to the reference's kind
+    // of reply, an `isError` result (the tool did not run) or an error
+    // (the prompt produced nothing), where the row says `reply` because
+    // it covers both.
+    if row.id == "I11" && outcome == "reply" {
+        outcome = if value.get("result").is_some() {
+            "result"
+        } else {
+            "error"
+        };
+    }
     let mut e = serde_json::Map::new();
     e.insert("id".into(), json!(read.id));
     e.insert("outcome".into(), json!(outcome));
@@ -362,11 +372,15 @@ fn expect(
             .and_then(|m| m.get("io.modelcontextprotocol/clientCapabilities"))
             .cloned()
             .unwrap_or_default();
-        let kinds: Vec<&str> = [InputKind::Elicitation, InputKind::Roots, InputKind::Sampling]
-            .into_iter()
-            .filter(|k| declared.get(k.capability()).is_some_and(Value::is_object))
-            .map(InputKind::method)
-            .collect();
+        let kinds: Vec<&str> = [
+            InputKind::Elicitation,
+            InputKind::Roots,
+            InputKind::Sampling,
+        ]
+        .into_iter()
+        .filter(|k| declared.get(k.capability()).is_some_and(Value::is_object))
+        .map(InputKind::method)
+        .collect();
         e.insert("kinds".into(), json!(kinds));
     }
     // Format 6: the notifications the request's `_meta` allows (T12,

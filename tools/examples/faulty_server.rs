@@ -82,6 +82,12 @@
 //!                           users' orders that match the prefix
 //!   --list-varies           once a resources/read has been answered,
 //!                           resources/list leaves its last resource out
+//!   --ignore-state          answers every request as if it carried no
+//!                           requestState (a multi round-trip server that
+//!                           never checks its state: MRTR-07)
+//!   --unasked-log           writes a notifications/message before the
+//!                           response to every tools/call, asked for or
+//!                           not (LOG-04)
 //!   --drop-notifications    writes no notification a request asked for
 //!                           (progress, log) before its response (rows T12,
 //!                           T13)
@@ -104,7 +110,7 @@ use std::io::{self, BufRead, Write};
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex, mpsc};
 use std::thread;
-use std::time::{Duration, SystemTime};
+use std::time::Duration;
 
 use mcp_reference::Order;
 use mcp_reference::{Config, Direct, Disposition, Server};
@@ -145,6 +151,8 @@ struct Faults {
     drop_notifications: bool,
     notifications_backwards: bool,
     no_request_state: bool,
+    ignore_state: bool,
+    unasked_log: bool,
     /// With --list-varies: whether a resources/read has been answered.
     read_seen: std::cell::Cell<bool>,
 }
@@ -187,6 +195,8 @@ fn parse() -> Result<Faults, String> {
             "--drop-notifications" => f.drop_notifications = true,
             "--notifications-backwards" => f.notifications_backwards = true,
             "--no-request-state" => f.no_request_state = true,
+            "--ignore-state" => f.ignore_state = true,
+            "--unasked-log" => f.unasked_log = true,
             "--slow-start" => {
                 let ms = args.next().ok_or("--slow-start needs milliseconds")?;
                 f.slow_start = Some(ms.parse().map_err(|_| "--slow-start needs milliseconds")?);
@@ -471,7 +481,30 @@ fn handle(server: &Server, faults: &Faults, line: &[u8], version_seen: bool) -> 
         }
         _ => line,
     };
-    let reply = match respond_now(server, line) {
+    // --ignore-state: the request as if it carried no requestState.
+    let stateless;
+    let line = match parsed.as_ref() {
+        Some(v) if faults.ignore_state && v.pointer("/params/requestState").is_some() => {
+            let mut v = v.clone();
+            if let Some(params) = v.get_mut("params").and_then(Value::as_object_mut) {
+                params.remove("requestState");
+            }
+            stateless = v.to_string().into_bytes();
+            &stateless[..]
+        }
+        _ => line,
+    };
+    // Answered at the time of day, as the binary answers (the states of
+    // multi round-trip targets expire).
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let mut out = Vec::new();
+    let answered = matches!(
+        server.respond_at(line, &mut out, &mut Direct, now),
+        Disposition::Replied
+    );
+    let reply = match answered.then_some(out) {
         Some(reply)
             if faults.drop.as_deref().is_some_and(|d| Some(d) == method)
                 && serde_json::from_slice::<Value>(&reply)
@@ -498,6 +531,12 @@ fn handle(server: &Server, faults: &Faults, line: &[u8], version_seen: bool) -> 
     let mut reply = String::from_utf8_lossy(&reply).into_owned();
     if faults.server_info_without_version {
         reply = reply.replace(r#","version":"1.0.0"}"#, "}");
+    }
+    if faults.unasked_log && method == Some("tools/call") {
+        // A log message no request asked for, before the response.
+        reply = format!(
+            "{{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{{\"level\":\"info\",\"data\":\"unasked\"}}}}\n{reply}"
+        );
     }
     if faults.drop_notifications {
         // Only the response: the lines before it are the notifications
@@ -726,19 +765,4 @@ fn fewer_resources(reply: &str) -> Option<String> {
     let mut result: Value = serde_json::from_str(members.get("result")?.get()).ok()?;
     result.get_mut("resources")?.as_array_mut()?.pop()?;
     with_result(reply, &result.to_string())
-}
-
-/// The reference's answer to a line at the current time, as the binary
-/// answers (a multi round-trip request's `requestState` is issued and
-/// checked at it: an expired one, rows I8, is refused as the reference
-/// refuses it).
-fn respond_now(server: &Server, line: &[u8]) -> Option<Vec<u8>> {
-    let now = SystemTime::now()
-        .duration_since(SystemTime::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    let mut out = Vec::new();
-    match server.respond_at(line, &mut out, &mut Direct, now) {
-        Disposition::Replied => Some(out),
-        _ => None,
-    }
 }

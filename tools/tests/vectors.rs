@@ -814,3 +814,96 @@ fn a_sequence_ending_in_a_silence_fails_when_the_server_dies_there() {
     let v = both(Some("legacy"), &reference(Some("legacy")));
     assert!(v.failed.is_disjoint(&silent_last), "{}", v.out);
 }
+
+/// The fault fixture on the conformance fixture's configuration.
+fn faulty_conformance(flag: &str) -> Vec<OsString> {
+    let config = repo().join("vectors/configs/conformance.json");
+    let mut argv: Vec<OsString> = vec![
+        "env".into(),
+        format!("MCP_REFERENCE_CONFIG={}", config.display()).into(),
+    ];
+    argv.extend(fixture::faulty(&[flag]));
+    argv
+}
+
+/// The format 6 vectors (issue 38) fail a server that breaks their rows,
+/// at their levels, in both replayers: one that never checks its
+/// `requestState` (`--ignore-state`: a forged, foreign or expired state is
+/// taken for none) fails every I6, I7 and I8 vector, including the chain
+/// that presents one target's state to another, and the multi-round chain
+/// at `should` (its second round is asked again: the carried state is
+/// what tells the rounds apart), and nothing else; one that logs to every
+/// `tools/call` unasked (`--unasked-log`) fails the vectors of requests
+/// without `logLevel` that judge notifications at `must` (LOG-04) but not
+/// the one asking for `debug`; one that drops the notifications asked for
+/// (`--drop-notifications`) fails only `textbook` and `canonical`
+/// (progress is a MAY).
+#[test]
+fn the_conformance_faults_fail_their_rows_vectors_at_their_level() {
+    let v = both_at(
+        Some("conformance"),
+        "textbook",
+        &faulty_conformance("--ignore-state"),
+    );
+    let all = failing_at(&v.out, "textbook");
+    assert!(
+        all.iter().all(|id| ["I6-", "I7-", "I8-", "I9-"]
+            .iter()
+            .any(|p| id.starts_with(&format!("conformance/{p}")))),
+        "{all:?}\n{}",
+        v.out
+    );
+    let must = failing_at(&v.out, "must");
+    for id in [
+        "conformance/I6-null",
+        "conformance/I7-one-byte",
+        "conformance/I7-other-key",
+        "conformance/I7-other-user",
+        "conformance/I7-other-tool-state",
+    ] {
+        assert!(must.contains(id), "{id}\n{}", v.out);
+    }
+    let should = failing_at(&v.out, "should");
+    assert!(should.contains("conformance/I8-expired"), "{}", v.out);
+    assert!(should.contains("conformance/I9-multi-round"), "{}", v.out);
+    assert_eq!(v.code, 1, "{}", v.out);
+
+    let v = both_at(
+        Some("conformance"),
+        "textbook",
+        &faulty_conformance("--unasked-log"),
+    );
+    let must = failing_at(&v.out, "must");
+    for id in [
+        "conformance/T13-log-none",
+        "conformance/T13-log-error",
+        "conformance/T12-progress-no-token",
+    ] {
+        assert!(must.contains(id), "{id}\n{}", v.out);
+    }
+    assert!(!must.contains("conformance/T13-log-debug"), "{}", v.out);
+    assert!(
+        failing_at(&v.out, "textbook").contains("conformance/T13-log-debug"),
+        "{}",
+        v.out
+    );
+
+    let v = both_at(
+        Some("conformance"),
+        "textbook",
+        &faulty_conformance("--drop-notifications"),
+    );
+    let textbook = failing_at(&v.out, "textbook");
+    assert_eq!(
+        textbook.into_iter().collect::<Vec<_>>(),
+        [
+            "conformance/T12-progress",
+            "conformance/T12-progress-integer-token",
+            "conformance/T13-log-debug"
+        ],
+        "{}",
+        v.out
+    );
+    assert!(failing_at(&v.out, "must").is_empty(), "{}", v.out);
+    assert_eq!(v.code, 1, "{}", v.out);
+}

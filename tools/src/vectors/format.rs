@@ -1,4 +1,4 @@
-//! The vector format (`vectors/`, format 5 in `docs/vectors.md`): the
+//! The vector format (`vectors/`, format 6 in `docs/vectors.md`): the
 //! committed files, built into this binary, parsed into [`Vector`]s, and
 //! how a reply is judged at each verdict level (`must`, `should`,
 //! `textbook`, `canonical`): at its own level against what the vector's
@@ -842,5 +842,127 @@ mod tests {
         }
         let none = serde_json::json!({"id": "1", "outcome": "versions"});
         assert!(!meets(&none, pass[0].as_bytes()));
+    }
+
+    /// The `input_required` outcome (format 6): an `InputRequiredResult`
+    /// with `inputRequests` or `requestState` passes; a complete result,
+    /// one with neither, an error, or (with `kinds`) an input request of a
+    /// kind the request cannot receive does not.
+    #[test]
+    fn input_required_outcome() {
+        let expect = serde_json::json!({"id": "1", "outcome": "input_required", "kinds": ["elicitation/create"]});
+        let pass = [
+            r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","inputRequests":{"a":{"method":"elicitation/create","params":{}}}}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","requestState":"s"}}"#,
+        ];
+        for line in pass {
+            assert!(meets(&expect, line.as_bytes()), "{line}");
+        }
+        let fail = [
+            r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","requestState":"s"}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required"}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","requestState":7}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","inputRequests":{"a":{"method":"sampling/createMessage","params":{}}}}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"m"}}"#,
+        ];
+        for line in fail {
+            assert!(!meets(&expect, line.as_bytes()), "{line}");
+        }
+    }
+
+    /// `carry` (format 6): the placeholder's JSON string becomes the value
+    /// at the pointer of the named step's reply; a missing reply or value
+    /// is the shown reason the step is not run.
+    #[test]
+    fn carry_fills_the_placeholder_or_says_why_not() {
+        let step = Step {
+            request: br#"{"id":2,"params":{"requestState":"$state-0","x":"$state-0"}}"#.to_vec(),
+            carry: vec![Carry {
+                from: 0,
+                pointer: "/result/requestState".into(),
+                placeholder: "$state-0".into(),
+            }],
+            before: None,
+            opaque: Vec::new(),
+            level: None,
+            expect: None,
+            reply: None,
+        };
+        let reply = br#"{"jsonrpc":"2.0","id":1,"result":{"requestState":"ab\"c"}}"#.to_vec();
+        assert_eq!(
+            step.fill(&[Some(reply)]).unwrap(),
+            br#"{"id":2,"params":{"requestState":"ab\"c","x":"ab\"c"}}"#.to_vec()
+        );
+        let none = br#"{"jsonrpc":"2.0","id":1,"result":{}}"#.to_vec();
+        assert_eq!(
+            step.fill(&[Some(none)]),
+            Err("(not run: step 1's reply has nothing at /result/requestState)".into())
+        );
+        assert!(step.fill(&[None]).is_err());
+        assert!(step.fill(&[]).is_err());
+    }
+
+    /// Notifications (format 6): progress only with its token, that token
+    /// and increasing; messages only at the allowed levels; other methods
+    /// free.
+    #[test]
+    fn notifications_are_judged_by_what_the_request_asked() {
+        let line = |s: &str| s.as_bytes().to_vec();
+        let p = |t: &str, n: u32| {
+            line(&format!(
+                r#"{{"jsonrpc":"2.0","method":"notifications/progress","params":{{"progressToken":{t},"progress":{n}}}}}"#
+            ))
+        };
+        let m = |l: &str| {
+            line(&format!(
+                r#"{{"jsonrpc":"2.0","method":"notifications/message","params":{{"level":"{l}","data":"x"}}}}"#
+            ))
+        };
+        let token = serde_json::json!({"notifications": {"progressToken": "t"}});
+        assert!(notes_meet(&token, &[p("\"t\"", 0), p("\"t\"", 50)]));
+        assert!(!notes_meet(&token, &[p("\"t\"", 50), p("\"t\"", 50)]));
+        assert!(!notes_meet(&token, &[p("\"u\"", 0)]));
+        assert!(!notes_meet(&token, &[m("info")]));
+        let none = serde_json::json!({"notifications": {}});
+        assert!(notes_meet(&none, &[]));
+        assert!(!notes_meet(&none, &[p("\"t\"", 0)]));
+        assert!(notes_meet(
+            &none,
+            &[line(
+                r#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}"#
+            )]
+        ));
+        let levels = serde_json::json!({"notifications": {"logLevels": ["error", "critical"]}});
+        assert!(notes_meet(&levels, &[m("error")]));
+        assert!(!notes_meet(&levels, &[m("info")]));
+        assert!(!notes_meet(&levels, &[line("not json")]));
+    }
+
+    /// `opaque` (format 6): at `canonical` the server's own state stands
+    /// for the reference's, and nothing else may differ; a reply without
+    /// one fails.
+    #[test]
+    fn opaque_values_are_the_server_s_own() {
+        let step = Step {
+            request: Vec::new(),
+            carry: Vec::new(),
+            before: None,
+            opaque: vec!["/result/requestState".into()],
+            level: None,
+            expect: None,
+            reply: None,
+        };
+        let reply = r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","requestState":"AAA"}}"#;
+        let other = br#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","requestState":"BBB"}}"#;
+        assert!(canonical(&step, reply, other));
+        let spaced = br#"{"jsonrpc":"2.0", "id":1,"result":{"resultType":"input_required","requestState":"BBB"}}"#;
+        assert!(!canonical(&step, reply, spaced));
+        let none = br#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required"}}"#;
+        assert!(!canonical(&step, reply, none));
+        let plain = Step {
+            opaque: Vec::new(),
+            ..step
+        };
+        assert!(!canonical(&plain, reply, other));
     }
 }

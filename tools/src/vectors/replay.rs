@@ -11,8 +11,11 @@
 //! fails ([`Got::Nothing`]). A sequence (`steps`) runs on a fresh process:
 //! its steps, then a probe (id `"mcp-vectors-end-N"`), then stdin closed;
 //! its lines are read to end-of-file and paired with the steps by id, and
-//! its silent steps pass only when the probe was answered. Every wait has
-//! a deadline.
+//! its silent steps pass only when the probe was answered. A chain
+//! (format 6: a sequence whose steps carry values of earlier replies, the
+//! `requestState` of a multi round-trip request) runs step by step on a
+//! fresh process opened as the shared one, each step filled from the
+//! replies before it and followed by a probe. Every wait has a deadline.
 //! A single vector that fails at must on the shared process is tried
 //! again after the replay, on two fresh processes that run every such
 //! vector in order and in reverse order (`tried_again`): passing there, its
