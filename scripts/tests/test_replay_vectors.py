@@ -226,15 +226,20 @@ class Notifications(unittest.TestCase):
     def test_the_lines_of_a_vector_with_before_split_at_the_reply(self):
         v = notified(PROGRESS, {"progressToken": "p"})
         s = v["steps"][0]
+
+        def judged(vector, lines):
+            step = vector["steps"][0]
+            return stdio.judge_lines(vector, None, step, *stdio.split_notes(step, lines), None)[0]
+
         got = self.lines(*PROGRESS) + [line(DONE).encode()]
-        self.assertEqual(stdio.judge_lines(v, None, s, got, None)[0], [])
+        self.assertEqual(stdio.split_notes(s, got), (got[:3], got[3:]))
+        self.assertEqual(judged(v, got), [])
         # A line after the reply is a line too many.
-        self.assertEqual(stdio.judge_lines(v, None, s, got + self.lines(PROGRESS[2]), None)[0],
-                         ["must", "textbook", "canonical"])
+        self.assertEqual(judged(v, got + self.lines(PROGRESS[2])), ["must", "textbook", "canonical"])
         # Without before, the first line is the reply.
         plain = vector(request="{}", reply=line(DONE), expect={"id": "13", "outcome": "result"})
-        self.assertEqual(stdio.judge_lines(plain, None, plain["steps"][0], got, None)[0],
-                         ["must", "textbook", "canonical"])
+        self.assertEqual(stdio.split_notes(plain["steps"][0], got), (None, got))
+        self.assertEqual(judged(plain, got), ["must", "textbook", "canonical"])
 
 
 def chain_vector(state_pointer="/result/requestState"):
@@ -338,6 +343,46 @@ class Chain(unittest.TestCase):
         failure = self.run_chain(v, "exit")
         self.assertEqual(failure[:2], (["must", "textbook", "canonical"], 2))
         self.assertEqual(failure[3], stdio.STOPPED)
+
+
+# A server answering concurrently: it answers a tools/call only after the
+# probe that follows it, with a notification first.
+LATE = textwrap.dedent('''
+    import json, sys
+    held = None
+    for raw in sys.stdin:
+        m = json.loads(raw)
+        if m.get("method") == "tools/call":
+            held = m["id"]
+            continue
+        sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": m["id"], "result": {}}) + "\\n")
+        if held is not None:
+            sys.stdout.write(json.dumps({"jsonrpc": "2.0", "method": "notifications/progress",
+                                         "params": {"progressToken": "p", "progress": 1}}) + "\\n")
+            sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": held, "result": {}}) + "\\n")
+            held = None
+        sys.stdout.flush()
+''')
+
+
+class Grace(unittest.TestCase):
+    def test_a_line_in_the_grace_after_the_probe_is_the_reply(self):
+        # As check --vectors reads it: the notifications are those before
+        # the probe's reply; the first line after it is the reply.
+        v = notified([], {"progressToken": "p"})
+        v["steps"][0]["request"] = line({"jsonrpc": "2.0", "id": 13, "method": "tools/call"}).encode()
+        with tempfile.TemporaryDirectory() as t:
+            server = Path(t) / "late.py"
+            server.write_text(LATE)
+            o = SimpleNamespace(command=[sys.executable, str(server)], fixture=None,
+                                timeout=10.0, reply_timeout=4.0)
+            p = stdio.Process(o.command)
+            try:
+                failure, answering = stdio.single(p, v, 0, o, time.monotonic() + 30)
+            finally:
+                p.kill()
+        self.assertTrue(answering)
+        self.assertEqual(json.loads(failure[3])["method"], "notifications/progress")
 
 
 class Format(unittest.TestCase):

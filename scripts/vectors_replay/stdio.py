@@ -17,10 +17,24 @@ from .stateless import stateless
 from .vectors import load
 
 
+def split_notes(s, lines):
+    """For a step with before (format 6): the notifications that lead its
+    lines, and the lines after them (the first is its reply). For another
+    step: None, and the lines as they are."""
+    if s["before"] is None:
+        return None, lines
+    k = 0
+    while k < len(lines) and is_notification(lines[k]):
+        k += 1
+    return lines[:k], lines[k:]
+
+
 def read_step(p, s, i, o, end, late):
-    """The lines before the reply to the probe with id i (or, when late,
-    within grace() after it, when no reply to the request came), and the
-    read that ended them when the probe got no reply (None when it did)."""
+    """The lines before the reply to the probe with id i, the notifications
+    among them split off (split_notes), then, when late and no reply to the
+    request came, the line within grace() after the probe's reply; and the
+    read that ended them when the probe got no reply (None when it did).
+    (notes, lines, last)."""
     lines, last = p.early, None
     p.early = []
     while True:
@@ -31,27 +45,20 @@ def read_step(p, s, i, o, end, late):
         if is_reply_to(read[1], i):
             break
         lines.append(read[1])
-    notes = s["before"] is not None
-    replied = any(not (notes and is_notification(l)) for l in lines)
-    if late and last is None and not replied and s["reply"] is not None:
+    notes, lines = split_notes(s, lines)
+    if late and last is None and not lines and s["reply"] is not None:
         read = p.read_within(grace(o), end)
         if read[0] == "line":
             lines.append(read[1])
-    return lines, last
+    return notes, lines, last
 
 
-def judge_lines(v, fixture, s, lines, last):
-    """A step's lines judged (docs/vectors.md, "Replay"): with before, the
-    notifications first, then the reply; none is a silence when the probe
-    was answered (last None); a line more than the reply fails at every
-    level. The levels failed, the got line shown, and what came back (the
-    reply line, SILENCE or NOTHING)."""
-    notes = None
-    if s["before"] is not None:
-        k = 0
-        while k < len(lines) and is_notification(lines[k]):
-            k += 1
-        notes, lines = lines[:k], lines[k:]
+def judge_lines(v, fixture, s, notes, lines, last):
+    """A step's lines judged (docs/vectors.md, "Replay"): the notifications
+    before its reply (None: not judged), then the reply; none is a silence
+    when the probe was answered (last None); a line more than the reply
+    fails at every level. The levels failed, the got line shown, and what
+    came back (the reply line, SILENCE or NOTHING)."""
     if lines:
         got, shown = lines[0], show(lines[0])
     elif last is None:
@@ -78,8 +85,8 @@ def single(p, v, n, o, end, late=True):
     p.write(s["request"])
     probe, i = sync_line("sync", n)
     p.write(probe)
-    lines, last = read_step(p, s, i, o, end, late)
-    levels, shown, _ = judge_lines(v, o.fixture, s, lines, last)
+    notes, lines, last = read_step(p, s, i, o, end, late)
+    levels, shown, _ = judge_lines(v, o.fixture, s, notes, lines, last)
     answering = last is None
     if not levels:
         return None, answering
@@ -144,8 +151,8 @@ def chain(v, n, o, end, starts):
                 p.write(request)
                 probe, i = sync_line("sync", "%d-%d" % (n, k))
                 p.write(probe)
-                lines, last = read_step(p, s, i, o, end, late=True)
-                failed, shown, got = judge_lines(v, o.fixture, s, lines, last)
+                notes, lines, last = read_step(p, s, i, o, end, late=True)
+                failed, shown, got = judge_lines(v, o.fixture, s, notes, lines, last)
                 replies[k] = got if isinstance(got, bytes) else None
                 if last is not None:
                     stopped = STOPPED
