@@ -210,6 +210,10 @@ class Notifications(unittest.TestCase):
         # A message where no log level was asked for fails.
         self.assertEqual(fails(notified([], {}), line(DONE), self.lines(log)), ["must", "textbook", "canonical"])
 
+    def test_a_line_that_is_no_json_object_fails_must(self):
+        self.assertFalse(judge.notifications_meet({}, [b"not json"]))
+        self.assertFalse(judge.notifications_meet({}, [b"[1]"]))
+
     def test_other_methods_are_not_judged_at_must(self):
         v = notified([], {})
         other = {"jsonrpc": "2.0", "method": "notifications/resources/updated", "params": {}}

@@ -309,21 +309,24 @@ def notifications_meet(want, notes):
     where it has progressToken, each with that token and a progress greater
     than the one before (PROG-03); a notifications/message only where it
     has logLevels, each with its level among them (LOG-04); other methods
-    not judged."""
+    not judged; a line that is no JSON object fails."""
     want = want if isinstance(want, dict) else {}
     last = None
     for line in notes:
         n = value(line)
-        params = n.get("params") if isinstance(n, dict) else None
+        if not isinstance(n, dict):
+            return False
+        params = n.get("params")
         params = params if isinstance(params, dict) else {}
-        if n["method"] == "notifications/progress":
+        method = n.get("method")
+        if method == "notifications/progress":
             progress = params.get("progress")
             if ("progressToken" not in want or "progressToken" not in params
                     or not same(plain(want["progressToken"]), params["progressToken"])
                     or not number(progress) or (last is not None and not progress > last)):
                 return False
             last = progress
-        elif n["method"] == "notifications/message":
+        elif method == "notifications/message":
             levels = want.get("logLevels")
             if not isinstance(levels, list) or not isinstance(params.get("level"), str) \
                     or params["level"] not in levels:
@@ -340,8 +343,10 @@ def notifications_pass(v, s, level, notes):
         return list(notes) == [b.encode("utf-8") for b in before]
     if level == "textbook":
         return len(notes) == len(before) and all(
-            same(value(b), value(n)) for b, n in zip(before, notes))
+            value(n) is not None and same(value(b), value(n)) for b, n in zip(before, notes))
     return s["expect"] is not None and notifications_meet(s["expect"].get("notifications"), notes)
+
+
 def levels_of(v, fixture):
     """The levels a vector is judged at: its own, textbook, and canonical
     unless the server runs another fixture than the reply was made with."""
@@ -371,6 +376,7 @@ def failed_levels(v, fixture, s, got, notes=()):
     """The levels at which a step fails, given what came back (a line,
     SILENCE or NOTHING) and the notification lines before it (judged only
     where the step has before)."""
+    notes = notes or ()
     out = []
     for level in levels_of(v, fixture):
         if level not in ("canonical", "textbook") and not expect_judged_at(v, s, level):
