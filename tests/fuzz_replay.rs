@@ -447,6 +447,7 @@ fn request_class(data: &[u8]) -> Option<String> {
     Some(match &e.reply {
         Reply::Silence => "silence".into(),
         Reply::Unknown => return None,
+        Reply::Input { .. } => format!("{} input", e.row),
         Reply::Error { code, message, .. } => format!("{code} {message}"),
         Reply::Result { body, .. } => format!("{} {body:?}", e.row)
             .split('(')

@@ -69,7 +69,14 @@ impl ReferenceStateMachine for Reference {
     type Transition = Transition;
 
     fn init_state() -> BoxedStrategy<Model> {
+        // A configuration whose input targets issue state answers by the
+        // server's clock (a state's expiry), which the binding at the
+        // epoch cannot match byte for byte: tests/mrtr_binary.rs holds
+        // those over HTTP.
         http_config()
+            .prop_filter("the server reads no clock", |c| {
+                !c.input().is_some_and(|i| i.issues_state())
+            })
             .prop_map(|config| Model {
                 config,
                 running: true,

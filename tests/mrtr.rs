@@ -14,6 +14,7 @@ use mcp_reference_testkit::http::{conforming, header_refs};
 use mcp_reference_testkit::issuer::{NOW, issuer, settings, with_auth};
 use mcp_reference_testkit::model::http::HttpRequest;
 use mcp_reference_testkit::model::input::{self, Due};
+use mcp_reference_testkit::model::rows;
 use mcp_reference_testkit::strategy::auth::LISTEN;
 use proptest::prelude::*;
 use proptest::sample::select;
@@ -437,7 +438,7 @@ proptest! {
         };
         prop_assert!(!want.runs);
         prop_assert!(matches!(want.row, "I7" | "I8"), "{} {}", want.row, reply);
-        prop_assert_eq!(reply["error"]["code"].as_i64(), Some(input::INVALID_PARAMS));
+        prop_assert_eq!(reply["error"]["code"].as_i64(), Some(rows::fixed(want.row).0));
     }
 }
 
@@ -505,7 +506,7 @@ fn over_http_the_state_belongs_to_the_token_s_user() {
     );
     let (status, refused, ran) = send(&retry, "tomas");
     assert_eq!((status, ran), (400, 0), "{refused}");
-    assert_eq!(refused["error"]["message"], json!(input::STATE_INVALID));
+    assert_eq!(refused["error"]["message"], json!(rows::fixed("I7").1));
     let (status, done, ran) = send(&retry, "mira");
     assert_eq!((status, ran), (200, 1), "{done}");
     // -32021 is 400 over HTTP (basic/index.mdx).
@@ -520,7 +521,7 @@ fn over_http_the_state_belongs_to_the_token_s_user() {
     );
     assert_eq!(
         (status, missing["error"]["code"].as_i64()),
-        (400, Some(input::MISSING_CAPABILITY))
+        (400, Some(rows::fixed("I3").0))
     );
 }
 
@@ -596,9 +597,9 @@ fn input_tools_are_modern_only() {
 /// The generic model (`model::expect_line`, which the property tests, the
 /// fuzz checks and the replayers ask) agrees with the server on the
 /// conformance configuration: the input tools in `tools/list`, the input
-/// prompt in `prompts/list` and the `prompts` capability, and the errors
-/// of input targets (an `InputRequiredResult` it leaves to
-/// `model::input`); every reply validates against the official schema.
+/// prompt in `prompts/list` and the `prompts` capability, and every reply
+/// of an input target, judged as `model::input` judges it and under its
+/// row; every reply validates against the official schema.
 #[test]
 fn the_generic_model_knows_the_input_targets() {
     use mcp_reference_testkit::model::{self, Reply};
@@ -652,8 +653,11 @@ fn the_generic_model_knows_the_input_targets() {
         if let Err(e) = schema.validate_reply(line["method"].as_str(), &value) {
             panic!("{e}\n{value}");
         }
-        if matches!(expect.reply, Reply::Unknown) {
-            // The input model decides what the generic one leaves open.
+        // The generic model leaves nothing open, and names the input
+        // model's row.
+        assert!(!matches!(expect.reply, Reply::Unknown), "{line}");
+        if let Some(want) = input::expect(&config, line, 0) {
+            assert_eq!(expect.row, want.row, "{line}");
             input::check(&config, line, 0, &value).unwrap();
         }
     }

@@ -626,7 +626,9 @@ fn the_generator_covers_the_input_space() {
     let rare = ["E3", "E4", "M10", "M15", "M16", "D5", "E11", "E18"];
     for row in mcp_reference_testkit::model::rows::rows() {
         let id = row.id.as_str();
-        if id.starts_with(['L', 'H', 'A']) {
+        // I8 needs a clock past a state's expiry, and these lines are
+        // judged at the epoch: tests/rows.rs reaches it at a time.
+        if id.starts_with(['L', 'H', 'A']) || id == "I8" {
             continue;
         }
         // The catalog's rows (R, P, C) need a configuration that offers

@@ -106,7 +106,15 @@ impl ReferenceStateMachine for Reference {
     type Transition = Transition;
 
     fn init_state() -> BoxedStrategy<Model> {
-        (strategy::config(), 1024usize..=4096)
+        // A configuration whose input targets issue state answers by the
+        // process's clock (a state's expiry), which the core at the epoch
+        // cannot match byte for byte: those are proven against the binary
+        // in tests/mrtr_binary.rs, and the core's answer at any time in
+        // tests/mrtr.rs and tests/rows.rs.
+        let clockless = strategy::config().prop_filter("the process reads no clock", |c| {
+            !c.input().is_some_and(|i| i.issues_state())
+        });
+        (clockless, 1024usize..=4096)
             .prop_map(|(config, limit)| Model {
                 config: config.with_max_line_bytes(limit).unwrap(),
                 open: true,

@@ -501,6 +501,16 @@ pub fn method(config: &Config, request: &Request<'_>) -> Expect {
         m if REMOVED.contains(&m) => Expect::fixed("D5", Some(id.clone())),
         _ => Expect::fixed("D4", Some(id.clone())),
     };
+    // I1: a served method but `tools/call` and `prompts/get` carrying
+    // `inputResponses` or `requestState`: its reply, never an
+    // `InputRequiredResult` (the reply above is never one).
+    let served = SERVED.contains(&request.method) || super::catalog::serves(config, request.method);
+    if served
+        && !matches!(request.method, "tools/call" | "prompts/get")
+        && (params.get("inputResponses").is_some() || params.get("requestState").is_some())
+    {
+        expect = expect.note("I1");
+    }
     let meta = params.get("_meta").unwrap_or(&Json::Null);
     if meta
         .names()

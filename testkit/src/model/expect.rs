@@ -143,6 +143,19 @@ pub enum Reply {
         /// Its kind and content.
         body: Body,
     },
+    /// A reply to a request to an input target that is no fixed error
+    /// (rows I2, I4, I9, I11 to I13: an `InputRequiredResult` or the
+    /// target's result), judged whole by the model of multi round-trip
+    /// requests (`super::input::check`) at the epoch.
+    Input {
+        /// The raw JSON text of the id to echo.
+        id: String,
+        /// The request as that model reads it: a `serde_json::Value`
+        /// whose id is `0`.
+        request: Value,
+        /// The input tool that runs (I12 of a tool), if any.
+        runs: Option<String>,
+    },
     /// The contract does not say (see [`super::Refusal::Unsure`]).
     Unknown,
 }
@@ -232,6 +245,7 @@ impl Expect {
         match &self.reply {
             Reply::Unknown => None,
             Reply::Result { body, .. } => Some(body.tool()),
+            Reply::Input { runs, .. } => Some(runs.as_deref()),
             _ => Some(None),
         }
     }

@@ -9,9 +9,13 @@
 //! format and its HMAC-SHA256 (with the RustCrypto crates directly, never
 //! the server's code). [`expect`] says what is due; [`check`] judges a
 //! server's reply against it, opening a `requestState` the reply carries
-//! with the model's own verifier. Until these rows join `docs/rows.json`
-//! (and the generic model's [`crate::model::expect_line`]), their codes and
-//! messages are stated here, once in the test kit.
+//! with the model's own verifier; [`seal`] makes the states a client
+//! would present (for the generators). The codes and messages of the
+//! fixed errors (I3, I5 to I8, I10, and P8 for a prompt's arguments, I13)
+//! come from the row registry `docs/rows.json` ([`super::rows::fixed`]);
+//! only I11's texts, which the registry does not hold, are written here.
+//! The generic model ([`crate::model::expect_line`]) asks [`generic`],
+//! whose [`crate::model::Reply::Input`] runs [`check`] at the epoch.
 //!
 //! Spec: 2026-07-28 `basic/patterns/mrtr.mdx`; `basic/index.mdx`
 //! (`-32021`); `client/elicitation.mdx`, `client/sampling.mdx`,
@@ -23,34 +27,14 @@ use mcp_reference::{Config, InputKind, InputSpec, InputTarget};
 use serde_json::{Map, Value, json};
 use sha2::Digest as _;
 
-/// `-32602`.
-pub const INVALID_PARAMS: i64 = -32602;
-/// `-32021` (`MissingRequiredClientCapabilityError`).
-pub const MISSING_CAPABILITY: i64 = -32021;
-
-/// I5.
-pub const RESPONSES_NOT_OBJECT: &str = "Invalid params: inputResponses must be an object";
-/// I6.
-pub const STATE_NOT_STRING: &str = "Invalid params: requestState must be a string";
-/// I7.
-pub const STATE_INVALID: &str = "Invalid params: requestState does not verify for this request; send the request again without it";
-/// I8.
-pub const STATE_EXPIRED: &str =
-    "Invalid params: requestState has expired; send the request again without it";
-/// I10.
-pub const BAD_ANSWER: &str =
-    "Invalid params: an inputResponses value is not a valid result of the input request it answers";
-/// I11, for a prompt.
-pub const PROMPT_REFUSED: &str =
-    "Invalid params: the input this prompt needs was declined or cancelled; nothing was produced";
-/// I11, for a tool (the text of its `isError` result).
+/// I11, for a tool: the text of its `isError` result (a result, so not
+/// in the registry, which holds fixed errors only).
 pub const TOOL_REFUSED: &str =
     "declined: the input this tool asked for was declined or cancelled, so it did nothing.";
-/// I3.
-pub const MISSING_CAPABILITY_MESSAGE: &str = "Missing required client capability: this request needs input of a kind its clientCapabilities does not declare; see data.requiredCapabilities";
-/// I13, for a prompt (row P-like: the arguments of `prompts/get`).
-pub const PROMPT_BAD_ARGUMENTS: &str =
-    "Invalid params: prompts/get arguments must be an object whose values are strings";
+/// I11, for a prompt: the message of its `-32602` (the registry's I11 is
+/// a `reply` row, tool and prompt alike, so it holds no fixed error).
+pub const PROMPT_REFUSED: &str =
+    "Invalid params: the input this prompt needs was declined or cancelled; nothing was produced";
 
 /// What a state carries, as the model reads it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -107,16 +91,24 @@ pub struct InputExpect {
     pub runs: bool,
 }
 
-fn error(row: &'static str, code: i64, message: &str) -> InputExpect {
+/// The fixed error of registry row `from` (its code and message), decided
+/// by `row`.
+fn error(row: &'static str, from: &str) -> InputExpect {
+    let (code, message) = super::rows::fixed(from);
     InputExpect {
         row,
         due: Due::Error {
             code,
-            message: message.to_owned(),
+            message,
             data: None,
         },
         runs: false,
     }
+}
+
+/// The fixed error of row `row`.
+fn fixed(row: &'static str) -> InputExpect {
+    error(row, row)
 }
 
 /// The input target a request names: `(target, is_tool)`.
@@ -151,11 +143,8 @@ pub fn expect(config: &Config, request: &Value, now: u64) -> Option<InputExpect>
     let args = match params.get("arguments") {
         None => &empty,
         Some(Value::Object(a)) => a,
-        Some(_) if tool => {
-            let (code, message) = super::rows::fixed("T2");
-            return Some(error("T2", code, &message));
-        }
-        Some(_) => return Some(error("I13", INVALID_PARAMS, PROMPT_BAD_ARGUMENTS)),
+        Some(_) if tool => return Some(fixed("T2")),
+        Some(_) => return Some(error("I13", "P8")),
     };
     let fits = args
         .iter()
@@ -171,14 +160,14 @@ pub fn expect(config: &Config, request: &Value, now: u64) -> Option<InputExpect>
                 runs: false,
             }
         } else {
-            error("I13", INVALID_PARAMS, PROMPT_BAD_ARGUMENTS)
+            error("I13", "P8")
         });
     }
     // I5.
     let responses = match params.get("inputResponses") {
         None => &empty,
         Some(Value::Object(r)) => r,
-        Some(_) => return Some(error("I5", INVALID_PARAMS, RESPONSES_NOT_OBJECT)),
+        Some(_) => return Some(fixed("I5")),
     };
     let key = key(config);
     let principal = config.user();
@@ -186,18 +175,18 @@ pub fn expect(config: &Config, request: &Value, now: u64) -> Option<InputExpect>
     let (round, mut answered) = match (target.state, params.get("requestState")) {
         (true, Some(Value::String(s))) => {
             match open(&key, principal, method, &target.name, args, s) {
-                None => return Some(error("I7", INVALID_PARAMS, STATE_INVALID)),
+                None => return Some(fixed("I7")),
                 Some(state) if now > state.expires => {
-                    return Some(error("I8", INVALID_PARAMS, STATE_EXPIRED));
+                    return Some(fixed("I8"));
                 }
                 Some(state) => (usize::from(state.round), state.answered),
             }
         }
-        (true, Some(_)) => return Some(error("I6", INVALID_PARAMS, STATE_NOT_STRING)),
+        (true, Some(_)) => return Some(fixed("I6")),
         _ => (0, 0),
     };
     let Some(inputs) = target.rounds.get(round) else {
-        return Some(error("I7", INVALID_PARAMS, STATE_INVALID));
+        return Some(fixed("I7"));
     };
     let declared = declared(params);
     // I3.
@@ -211,7 +200,7 @@ pub fn expect(config: &Config, request: &Value, now: u64) -> Option<InputExpect>
         let Some(spec) = inputs.get(i) else { continue };
         if let Some(answer) = responses.get(&spec.key) {
             match judge(spec, answer) {
-                None => return Some(error("I10", INVALID_PARAMS, BAD_ANSWER)),
+                None => return Some(fixed("I10")),
                 Some(false) => refused = true,
                 Some(true) => answered |= 1 << i,
             }
@@ -228,7 +217,17 @@ pub fn expect(config: &Config, request: &Value, now: u64) -> Option<InputExpect>
                 runs: false,
             }
         } else {
-            error("I11", INVALID_PARAMS, PROMPT_REFUSED)
+            // The code of every invalid-params row (I10's, as I5's).
+            let (code, _) = super::rows::fixed("I10");
+            InputExpect {
+                row: "I11",
+                due: Due::Error {
+                    code,
+                    message: PROMPT_REFUSED.into(),
+                    data: None,
+                },
+                runs: false,
+            }
         });
     }
     let state = |round: usize, answered: u16| {
@@ -291,10 +290,11 @@ pub fn expect(config: &Config, request: &Value, now: u64) -> Option<InputExpect>
 
 /// The generic model's view ([`crate::model::expect_line`], at the epoch):
 /// a request of `method` with `params` naming an input target, as an
-/// [`crate::model::Expect`]: the error when one is due, else
-/// [`crate::model::Reply::Unknown`] (an `InputRequiredResult` or the
-/// target's result, which [`check`] judges; the generic replies cannot
-/// express them). `None` when `params` names no input target.
+/// [`crate::model::Expect`] whose row is the one [`expect`] names: the
+/// error when one is due, else [`crate::model::Reply::Input`], which
+/// [`check`] judges at the epoch (an `InputRequiredResult`, or the
+/// target's result), naming the tool that runs (I12 of a tool). `None`
+/// when `params` names no input target.
 pub fn generic(
     config: &Config,
     id: &str,
@@ -302,9 +302,10 @@ pub fn generic(
     params: &super::tree::Json,
 ) -> Option<super::expect::Expect> {
     use super::expect::{Expect, Reply};
-    let id_value: Value = serde_json::from_str(id).ok()?;
-    let request =
-        json!({"jsonrpc": "2.0", "id": id_value, "method": method, "params": params.to_value()});
+    // The model reads the request with id 0; the reply's id is compared
+    // as raw text (`Reply::Input`), so that ids serde_json cannot hold
+    // exactly are judged too.
+    let request = json!({"jsonrpc": "2.0", "id": 0, "method": method, "params": params.to_value()});
     let want = expect(config, &request, 0)?;
     let reply = match want.due {
         Due::Error {
@@ -317,7 +318,14 @@ pub fn generic(
             message,
             data,
         },
-        _ => Reply::Unknown,
+        _ => Reply::Input {
+            id: id.to_owned(),
+            runs: want
+                .runs
+                .then(|| target(config, &request).map(|(t, _)| t.name.clone()))
+                .flatten(),
+            request,
+        },
     };
     Some(Expect::new(want.row, reply))
 }
@@ -391,11 +399,12 @@ fn receivable(inputs: &[InputSpec], declared: &[&str]) -> Result<Vec<usize>, Inp
                 required.insert(name.into(), json!({}));
             }
         }
+        let (code, message) = super::rows::fixed("I3");
         InputExpect {
             row: "I3",
             due: Due::Error {
-                code: MISSING_CAPABILITY,
-                message: MISSING_CAPABILITY_MESSAGE.into(),
+                code,
+                message,
                 data: Some(json!({ "requiredCapabilities": required })),
             },
             runs: false,
@@ -551,6 +560,32 @@ fn tag(
     mac.finalize().into_bytes().to_vec()
 }
 
+/// The twelve bytes before the tag: format `1`, the round, the answered
+/// inputs, the expiry (big-endian).
+fn header(state: State) -> Vec<u8> {
+    let mut h = vec![1, state.round];
+    h.extend(state.answered.to_be_bytes());
+    h.extend(state.expires.to_be_bytes());
+    h
+}
+
+/// Seals `state` for a request of `method` to `name` with `args`, by
+/// `principal`, under `key`, as the model reads the format (the same
+/// format [`open`] reads): what a client presents on a retry. The
+/// generators make valid, expired and forged states with it.
+pub fn seal(
+    key: &[u8],
+    principal: &str,
+    method: &str,
+    name: &str,
+    args: &Map<String, Value>,
+    state: State,
+) -> String {
+    let mut bytes = header(state);
+    bytes.extend(tag(key, principal, method, name, args, &bytes));
+    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes)
+}
+
 /// Opens `state` for the request, as the model reads the format: `None`
 /// when it does not verify (the expiry is not judged here).
 pub fn open(
@@ -581,7 +616,13 @@ pub fn open(
 }
 
 /// Judges `reply` (the parsed reply line) against what is due to
-/// `request` at `now`; the error says what differs.
+/// `request` at `now`; the error says what differs. A result is compared
+/// whole: exactly the members the row gives it (`resultType`, the
+/// serverInfo `_meta`, and `inputRequests` and `requestState`, or
+/// `content` and `isError`, or `description` and `messages`), each input
+/// request exactly as configured for the round due, and a `requestState`
+/// opened with the model's own verifier to the round, answers and expiry
+/// due.
 pub fn check(
     config: &Config,
     request: &Value,
@@ -593,44 +634,58 @@ pub fn check(
     if reply.get("id") != request.get("id") {
         return fail("the id differs".into());
     }
+    let (target, _) = target(config, request).ok_or("no target")?;
+    let identity = config.identity();
+    let meta = json!({"io.modelcontextprotocol/serverInfo":
+        {"name": identity.name, "version": identity.version}});
     match &want.due {
         Due::Error {
             code,
             message,
             data,
         } => {
-            let e = reply.get("error");
-            let got = (
-                e.and_then(|e| e.get("code")).and_then(Value::as_i64),
-                e.and_then(|e| e.get("message")).and_then(Value::as_str),
-                e.and_then(|e| e.get("data")),
-            );
-            if got != (Some(*code), Some(message.as_str()), data.as_ref()) {
-                return fail(format!("expected error {code} {message:?} {data:?}"));
+            let mut error = json!({"code": code, "message": message});
+            if let Some(d) = data {
+                error["data"] = d.clone();
+            }
+            if reply.get("error") != Some(&error) || reply.get("result").is_some() {
+                return fail(format!("expected error {error}"));
             }
         }
         Due::Input { keys, state } => {
-            let r = reply.get("result").ok_or("no result")?;
+            let Some(r) = reply.get("result").and_then(Value::as_object) else {
+                return fail("expected an InputRequiredResult".into());
+            };
             if r.get("resultType") != Some(&json!("input_required")) {
                 return fail("expected an InputRequiredResult".into());
             }
-            let (target, _) = target(config, request).ok_or("no target")?;
-            let requests = r.get("inputRequests").and_then(Value::as_object);
-            let got: Vec<&String> = requests.map(|m| m.keys().collect()).unwrap_or_default();
-            let mut want_sorted: Vec<&String> = keys.iter().collect();
-            want_sorted.sort();
-            if got != want_sorted {
-                return fail(format!("expected inputRequests {keys:?}"));
+            let allowed = ["resultType", "_meta", "inputRequests", "requestState"];
+            if r.get("_meta") != Some(&meta) || r.keys().any(|k| !allowed.contains(&k.as_str())) {
+                return fail(format!(
+                    "expected only resultType, _meta {meta}, inputRequests and requestState"
+                ));
             }
-            for (k, v) in requests.into_iter().flatten() {
-                let spec = target.rounds.iter().flatten().find(|s| &s.key == k);
-                let ok = spec.is_some_and(|s| {
-                    v.get("method").and_then(Value::as_str) == Some(method_of(s.kind))
-                        && v.get("params") == Some(&s.params)
-                });
-                if !ok {
-                    return fail(format!("inputRequests.{k} is not the configured request"));
+            // The round the inputs are asked for: the state's, else the
+            // first (a target without state has one round).
+            let round = state.map_or(0, |s| usize::from(s.round));
+            let inputs = target
+                .rounds
+                .get(round)
+                .map(Vec::as_slice)
+                .unwrap_or_default();
+            let mut due = Map::new();
+            for k in keys {
+                if let Some(s) = inputs.iter().find(|s| &s.key == k) {
+                    due.insert(
+                        k.clone(),
+                        json!({"method": method_of(s.kind), "params": s.params}),
+                    );
                 }
+            }
+            if r.get("inputRequests") != Some(&Value::Object(due)) {
+                return fail(format!(
+                    "expected inputRequests {keys:?} of round {round}, each as configured"
+                ));
             }
             match (state, r.get("requestState")) {
                 (None, None) => {}
@@ -657,22 +712,18 @@ pub fn check(
             }
         }
         Due::Tool { text, is_error } => {
-            let r = reply.get("result").ok_or("no result")?;
-            let want_body = json!({"resultType": "complete", "content": [{"type": "text", "text": text}], "isError": is_error});
-            let got_body = json!({"resultType": r.get("resultType"), "content": r.get("content"), "isError": r.get("isError")});
-            if got_body != want_body {
-                return fail(format!(
-                    "expected the tool result {text:?} isError {is_error}"
-                ));
+            let want_body = json!({"resultType": "complete", "_meta": meta,
+                "content": [{"type": "text", "text": text}], "isError": is_error});
+            if reply.get("result") != Some(&want_body) {
+                return fail(format!("expected the tool result {want_body}"));
             }
         }
         Due::Prompt { text } => {
-            let r = reply.get("result").ok_or("no result")?;
-            let got = r
-                .pointer("/messages/0/content/text")
-                .and_then(Value::as_str);
-            if r.get("resultType") != Some(&json!("complete")) || got != Some(text.as_str()) {
-                return fail(format!("expected the prompt {text:?}"));
+            let want_body = json!({"resultType": "complete", "_meta": meta,
+                "description": target.description,
+                "messages": [{"role": "user", "content": {"type": "text", "text": text}}]});
+            if reply.get("result") != Some(&want_body) {
+                return fail(format!("expected the prompt result {want_body}"));
             }
         }
     }
@@ -684,5 +735,124 @@ fn method_of(kind: InputKind) -> &'static str {
         InputKind::Elicitation => "elicitation/create",
         InputKind::Roots => "roots/list",
         InputKind::Sampling => "sampling/createMessage",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const KEY: &str = "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY";
+
+    /// One tool of two rounds with state and an optional argument.
+    fn config() -> Config {
+        let file = json!({"input_required": {"state_key": KEY, "tools": [{
+            "name": "t", "description": "d", "arguments": ["topic"], "state": true,
+            "rounds": [[{"key": "k", "kind": "roots", "params": {}}],
+                       [{"key": "j", "kind": "roots", "params": {}}]],
+            "result": "ok"}]}});
+        Config::from_json(file.to_string().as_bytes()).unwrap()
+    }
+
+    fn call(params: Value) -> Value {
+        let mut params = params;
+        params["_meta"] = json!({"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {"roots": {}}});
+        json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params})
+    }
+
+    /// [`seal`] writes what [`open`] reads, bound to the key, principal,
+    /// method, name and arguments; and it is the state the server issues
+    /// and takes back.
+    #[test]
+    fn seal_is_what_open_reads_and_what_the_server_issues() {
+        let c = config();
+        let key = key(&c);
+        let args = json!({"topic": "a"});
+        let args = args.as_object().unwrap();
+        let state = State {
+            round: 1,
+            answered: 0,
+            expires: 300,
+        };
+        let s = seal(&key, c.user(), "tools/call", "t", args, state);
+        assert_eq!(s.len(), 59);
+        assert_eq!(
+            open(&key, c.user(), "tools/call", "t", args, &s),
+            Some(state)
+        );
+        let other = json!({"topic": "b"});
+        for opened in [
+            open(b"another key", c.user(), "tools/call", "t", args, &s),
+            open(&key, "someone", "tools/call", "t", args, &s),
+            open(&key, c.user(), "prompts/get", "t", args, &s),
+            open(&key, c.user(), "tools/call", "u", args, &s),
+            open(
+                &key,
+                c.user(),
+                "tools/call",
+                "t",
+                other.as_object().unwrap(),
+                &s,
+            ),
+        ] {
+            assert_eq!(opened, None);
+        }
+        let server = mcp_reference::Server::new(c.clone());
+        let first = call(json!({"name": "t", "arguments": {"topic": "a"}}));
+        let reply: Value =
+            serde_json::from_slice(&server.respond(first.to_string().as_bytes()).unwrap()).unwrap();
+        let round0 = State {
+            round: 0,
+            answered: 0,
+            expires: 300,
+        };
+        assert_eq!(
+            reply["result"]["requestState"],
+            json!(seal(&key, c.user(), "tools/call", "t", args, round0))
+        );
+        // The model's state for round 1 takes the server to that round's
+        // answer: the tool's result.
+        let retry = call(
+            json!({"name": "t", "arguments": {"topic": "a"}, "requestState": s,
+            "inputResponses": {"j": {"roots": []}}}),
+        );
+        let reply: Value =
+            serde_json::from_slice(&server.respond(retry.to_string().as_bytes()).unwrap()).unwrap();
+        assert_eq!(check(&c, &retry, 0, &reply).unwrap().row, "I12");
+    }
+
+    /// The generic model judges an input target's reply whole: the
+    /// server's reply passes under the input model's row, and the same
+    /// reply with one thing changed (an input request's params, the
+    /// state, a member added) fails.
+    #[test]
+    fn the_generic_model_judges_an_input_reply_whole() {
+        let c = config();
+        let server = mcp_reference::Server::new(c.clone());
+        let first = call(json!({"name": "t", "arguments": {"topic": "a"}}));
+        let line = first.to_string();
+        let expect = crate::model::expect_line(&c, line.as_bytes());
+        assert_eq!(expect.row, "I2");
+        let reply = server.respond(line.as_bytes()).unwrap();
+        expect.check(&c, &reply).unwrap();
+        let text = String::from_utf8(reply).unwrap();
+        let state = expect_state(&text);
+        for broken in [
+            text.replace(r#""params":{}"#, r#""params":{"x":1}"#),
+            text.replace(&state, &state.replace('A', "B")),
+            text.replace(
+                r#""resultType":"input_required","#,
+                r#""resultType":"input_required","x":1,"#,
+            ),
+        ] {
+            assert_ne!(broken, text);
+            assert!(expect.check(&c, broken.as_bytes()).is_err(), "{broken}");
+        }
+    }
+
+    fn expect_state(reply: &str) -> String {
+        let v: Value = serde_json::from_str(reply).unwrap();
+        v["result"]["requestState"].as_str().unwrap().to_owned()
     }
 }

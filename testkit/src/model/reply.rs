@@ -271,6 +271,17 @@ impl Expect {
                     .ok_or("expected a result object")?;
                 check_result(config, *era, body, result)
             }
+            Reply::Input { id, request, .. } => {
+                if read.id != *id {
+                    return Err(format!("id {}, expected {id}", read.id));
+                }
+                // The input model reads the request with id 0.
+                let mut value = read.tree.to_value();
+                if let Some(slot) = value.get_mut("id") {
+                    *slot = json!(0);
+                }
+                super::input::check(config, request, 0, &value).map(|_| ())
+            }
             Reply::Silence => Err("expected no reply".into()),
             Reply::Unknown => Ok(()),
         }
@@ -349,9 +360,11 @@ fn check_result(
             // "additionalProperties": false}` (no arguments).
             let content = &config.catalog().content_tools;
             expected.extend(content.iter().map(|t| t.name.as_str()));
-            // I2: the input tools, as configured (model `input`).
+            // I2: the input tools, as configured (model `input`); modern
+            // only: the legacy path neither lists nor calls them.
             let inputs = config
                 .input()
+                .filter(|_| era == Era::Modern)
                 .map(|i| i.tools.as_slice())
                 .unwrap_or_default();
             expected.extend(inputs.iter().map(|t| t.name.as_str()));

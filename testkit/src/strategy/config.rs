@@ -298,8 +298,22 @@ enum Owner {
 /// A random valid configuration: a user; 0 to 6 orders with random ids,
 /// owners (about half the user's), values and times; no stock table or one
 /// of 0 to 4 products; random cache hints; mostly the default line limit,
-/// sometimes a small one. The legacy path stays off.
+/// sometimes a small one; one in five with an `input_required` section of
+/// tools and prompts ([`super::input::input_required`]). The legacy path
+/// stays off.
 pub fn config() -> BoxedStrategy<Config> {
+    config_with(proptest::option::weighted(0.2, super::input::input_required()).boxed())
+}
+
+/// A configuration as [`config()`] makes, always with an `input_required`
+/// section (rows I1 to I13).
+pub fn input_config() -> BoxedStrategy<Config> {
+    config_with(super::input::input_required().prop_map(Some).boxed())
+}
+
+/// [`config()`], with the `input_required` section `input` draws
+/// ([`super::input`]), if any.
+fn config_with(input: BoxedStrategy<Option<Value>>) -> BoxedStrategy<Config> {
     let order_ids = proptest::collection::btree_set(
         prop_oneof![
             3 => "[A-Z]-[0-9]{3}",
@@ -352,10 +366,11 @@ pub fn config() -> BoxedStrategy<Config> {
         identity,
         max_line,
         catalog(),
+        input,
     )
         .prop_filter_map(
             "a valid configuration",
-            |(user, (ids, bodies), stock, discover, tools, identity, max_line, catalog)| {
+            |(user, (ids, bodies), stock, discover, tools, identity, max_line, catalog, input)| {
                 let orders: Vec<Value> = ids
                     .into_iter()
                     .zip(bodies)
@@ -390,6 +405,9 @@ pub fn config() -> BoxedStrategy<Config> {
                 }
                 for (k, v) in catalog {
                     file[k] = v;
+                }
+                if let Some(input) = input {
+                    file["input_required"] = input;
                 }
                 Config::from_json(file.to_string().as_bytes()).ok()
             },

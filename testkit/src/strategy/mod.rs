@@ -9,7 +9,8 @@
 //!
 //! | generator | module | what it makes |
 //! | --- | --- | --- |
-//! | [`config()`] | [`config`](mod@config) | random users, order snapshots with random owners and values, stock tables or none, cache hints, line limits |
+//! | [`config()`] | [`config`](mod@config) | random users, order snapshots with random owners and values, stock tables or none, cache hints, line limits, sometimes `input_required` targets |
+//! | [`input::input_request`] | [`input`](mod@input) | requests to input targets at a time, across rows I2 to I13, with states sealed by the model |
 //! | [`arguments`] | [`config`](mod@config) | random `arguments` objects, for the `inputSchema` agreement property |
 //! | [`request()`] and friends | [`request`](mod@request) | request trees: ids of every kind, known and unknown methods, `_meta` good and broken, tool calls with every kind of argument |
 //! | [`case`] | here | one line for a configuration, weighted: mostly well-formed requests, the rest tree and byte mutations (rows F1 to F3, E1 to E4) |
@@ -22,6 +23,7 @@ pub mod auth;
 pub mod catalog;
 pub mod config;
 pub mod http;
+pub mod input;
 pub mod request;
 pub mod values;
 
@@ -30,7 +32,7 @@ use std::fmt;
 use proptest::prelude::*;
 use proptest::sample::{Index, select};
 
-pub use self::config::{arguments, config, forbidden_orders};
+pub use self::config::{arguments, config, forbidden_orders, input_config};
 pub use self::request::{
     catalog_call, client_response, deep, id, invalid_id, meta, method, mutated_tree, not_object,
     notification, request, tool_call, unsupported_version,
@@ -90,14 +92,16 @@ impl Case {
 /// One line for `config`, across the whole input space: mostly requests
 /// (well-formed or broken in one place), then tree mutations, notifications,
 /// client responses, non-objects, byte-level mutations, blank, oversized
-/// and random lines.
+/// and random lines; for a configuration with input targets, also
+/// requests to them at the epoch ([`input::input_request`], rows I2 to
+/// I13; the generic model judges at the epoch).
 pub fn case(config: &Config) -> BoxedStrategy<Case> {
     let c = config.clone();
     let tree_case = move |label: &'static str| {
         let c = c.clone();
         move |tree: Json| Case::from_tree(&c, &tree, label)
     };
-    prop_oneof![
+    let any = prop_oneof![
         50 => request(config).prop_map(tree_case("request")),
         12 => mutated_tree(config).prop_map(tree_case("tree mutation")),
         4 => notification(config).prop_map(tree_case("notification")),
@@ -108,8 +112,14 @@ pub fn case(config: &Config) -> BoxedStrategy<Case> {
         3 => blank(config),
         3 => oversized(config),
         2 => random_bytes(config),
-    ]
-    .boxed()
+    ];
+    if config.input().is_none() {
+        return any.boxed();
+    }
+    let c = config.clone();
+    let input_case = input::input_request(config, 0)
+        .prop_map(move |v| Case::from_tree(&c, &Json::from_value(&v), "input request"));
+    prop_oneof![96 => any, 30 => input_case].boxed()
 }
 
 /// A configuration and one line for it.

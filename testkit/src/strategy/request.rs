@@ -520,10 +520,23 @@ fn params_for(pools: &Pools, method: &str, versions: Vec<String>) -> BoxedStrate
         1 => Just(None),
         1 => not_a("object").prop_map(Some),
     ];
-    let object = (meta_member, method_params(pools, method), esc())
-        .prop_flat_map(|(meta, mut m, e)| {
+    // I1: sometimes the members of a multi round-trip retry, on any
+    // method (for the methods but `tools/call` and `prompts/get` they
+    // never make an `InputRequiredResult`).
+    let retry = prop_oneof![
+        12 => Just(None),
+        1 => prop_oneof![Just(Json::Obj(vec![])), any_json()]
+            .prop_map(|v| Some(("inputResponses".to_string(), Esc::Plain, v))),
+        1 => prop_oneof![str_json(text()), any_json()]
+            .prop_map(|v| Some(("requestState".to_string(), Esc::Plain, v))),
+    ];
+    let object = (meta_member, method_params(pools, method), esc(), retry)
+        .prop_flat_map(|(meta, mut m, e, retry)| {
             if let Some(meta) = meta {
                 m.push(("_meta".to_string(), e, meta));
+            }
+            if let Some(member) = retry {
+                m.push(member);
             }
             add_unknown(m, 0..2)
         })
