@@ -59,7 +59,10 @@ def judge_lines(v, fixture, s, notes, lines, last):
     when the probe was answered (last None); a line more than the reply
     fails at every level. The levels failed, the got line shown, and what
     came back (the reply line, SILENCE or NOTHING)."""
-    if lines:
+    if lines and s.get("before") is not None:
+        got = lines[0]
+        shown = "(%d notifications first) %s" % (len(notes or []), show(lines[0]))
+    elif lines:
         got, shown = lines[0], show(lines[0])
     elif last is None:
         got, shown = SILENCE, "(no reply: the probe that follows was answered)"
@@ -90,7 +93,16 @@ def single(p, v, n, o, end, late=True):
     answering = last is None
     if not levels:
         return None, answering
-    return (levels, 1, s["reply"], shown), answering
+    return (levels, 1, expected_shown(s), shown), answering
+
+
+def expected_shown(s):
+    """The expected line as shown: the reference's reply, and for a step
+    that judges its notifications (format 6) how many come first, as the
+    got line says how many came."""
+    if s["reply"] is None or s.get("before") is None:
+        return s["reply"]
+    return "(%d notifications first) %s" % (len(s["before"]), s["reply"])
 
 
 def fill(s, replies):
@@ -156,7 +168,7 @@ def chain(v, n, o, end, starts):
                 replies[k] = got if isinstance(got, bytes) else None
                 if last is not None:
                     stopped = STOPPED
-            first = noted(levels, first, failed, (k + 1, s["reply"], shown))
+            first = noted(levels, first, failed, (k + 1, expected_shown(s), shown))
     finally:
         p.kill()
     if first is None:

@@ -120,11 +120,22 @@ fn single(
     let outcome = Outcome::Fail {
         levels: run.levels,
         step: 1,
-        expected: step.reply.clone(),
+        expected: expected_shown(step),
         got: run.shown,
         depends: false,
     };
     (outcome, run.answering)
+}
+
+/// The expected line as shown: the reference's reply, and for a step
+/// that judges its notifications (format 6) how many come first, as the
+/// got line says how many came.
+fn expected_shown(step: &Step) -> Option<String> {
+    let reply = step.reply.clone()?;
+    Some(match &step.before {
+        Some(before) => format!("({} notifications first) {reply}", before.len()),
+        None => reply,
+    })
 }
 
 /// What one step written on a process got: the levels it failed at, the
@@ -180,6 +191,10 @@ fn one_step(
     let answering = last.is_none();
     let mut lines = lines.into_iter();
     let (got, shown) = match (lines.next(), last) {
+        (Some(line), _) if step.before.is_some() => {
+            let shown = format!("({} notifications first) {}", notes.len(), show(&line));
+            (Some(line), shown)
+        }
         (Some(line), _) => {
             let shown = show(&line);
             (Some(line), shown)
@@ -284,7 +299,7 @@ fn chain(v: &Vector, n: usize, o: &Options, end: Instant, start: usize) -> Resul
         if let Some(rank) = rank
             && first.as_ref().is_none_or(|(r, ..)| rank < *r)
         {
-            first = Some((rank, i + 1, step.reply.clone(), run.shown));
+            first = Some((rank, i + 1, expected_shown(step), run.shown));
         }
         levels.extend(run.levels);
     }
