@@ -1,7 +1,8 @@
 //! The design rules of the source layout that a reader can check by
 //! counting: every Rust file of the repository (`git ls-files`, or a walk
 //! of the tree when git is not there) has at most 1,000 lines and opens
-//! with a `//!` header saying what it owns.
+//! with a `//!` header saying what it owns; every Python file likewise,
+//! with a docstring (after a `#!` line, if any).
 
 use std::path::{Path, PathBuf};
 
@@ -9,18 +10,29 @@ const MAX_LINES: usize = 1_000;
 
 /// Every `.rs` file under `dir`, skipping build output and hidden folders.
 fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+    walk_ext(dir, ".rs", out);
+}
+
+/// Every file under `dir` whose name ends with `ext`, skipping build
+/// output, installed packages and hidden folders.
+fn walk_ext(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
     };
     for entry in entries.flatten() {
         let path = entry.path();
         let name = entry.file_name().to_string_lossy().into_owned();
-        if name.starts_with('.') || name == "target" || name == "corpus" {
+        if name.starts_with('.')
+            || name == "target"
+            || name == "corpus"
+            || name == "node_modules"
+            || name == "__pycache__"
+        {
             continue;
         }
         if path.is_dir() {
-            walk(&path, out);
-        } else if name.ends_with(".rs") {
+            walk_ext(&path, ext, out);
+        } else if name.ends_with(ext) {
             out.push(path);
         }
     }
@@ -42,6 +54,34 @@ fn every_rust_file_is_short_and_says_what_it_owns() {
         }
         if !text.starts_with("//!") {
             bad.push(format!("{shown}: no //! header on its first line"));
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+/// The Python scripts (`scripts/`, the vector replayer's package and their
+/// tests) keep the same rules: at most 1,000 lines, and a docstring first
+/// saying what the file owns.
+#[test]
+fn every_python_file_is_short_and_says_what_it_owns() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    walk_ext(&root, ".py", &mut files);
+    assert!(files.len() > 10, "found only {} files", files.len());
+    let mut bad = Vec::new();
+    for file in &files {
+        let text = std::fs::read_to_string(file).unwrap_or_default();
+        let shown = file.strip_prefix(&root).unwrap_or(file).display();
+        let lines = text.lines().count();
+        if lines > MAX_LINES {
+            bad.push(format!("{shown}: {lines} lines (at most {MAX_LINES})"));
+        }
+        let body = match text.strip_prefix("#!") {
+            Some(rest) => rest.split_once('\n').map_or("", |(_, b)| b),
+            None => &text,
+        };
+        if !body.starts_with("\"\"\"") {
+            bad.push(format!("{shown}: no docstring on its first line"));
         }
     }
     assert!(bad.is_empty(), "{}", bad.join("\n"));

@@ -21,13 +21,14 @@ mod switches;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-use mcp_reference::{Config, Server, Session};
+use mcp_reference::{Config, Direct, InputKind, Server, Session};
+use mcp_reference_testkit::model::expect::{LOG_LEVEL, LOG_LEVELS};
 use mcp_reference_testkit::model::{self, Era, rows};
 use mcp_reference_testkit::schema::{SPEC_COMMIT, Schema, missing, spec_dir};
 use serde_json::{Value, json};
 
 /// The version of the vector format (docs/vectors.md).
-const FORMAT_VERSION: u64 = 5;
+const FORMAT_VERSION: u64 = 6;
 /// The vector files, in the order the replayers read them.
 const FILES: [&str; 7] = [
     "generic",
@@ -52,7 +53,15 @@ fn update() -> bool {
 /// committed reply.
 #[derive(Debug, Clone)]
 struct Line {
+    /// As committed (for a step with `carry`, with its placeholders).
     request: Vec<u8>,
+    /// Format 6: `{from, pointer, placeholder}` objects, as committed.
+    carry: Vec<Value>,
+    /// Format 6: the notification lines before the reply, where the
+    /// committed vector judges them (`before` present).
+    before: Option<Vec<String>>,
+    /// Format 6: the reply's opaque pointers (its `requestState`).
+    opaque: Vec<String>,
     /// For a step of a sequence: the level and source of the row that
     /// decided its reply (format 3), which its `expect` is judged at.
     level: Option<(String, String)>,
@@ -103,12 +112,67 @@ fn read_line(v: &Value) -> Line {
         (None, None) => None,
         _ => panic!("a step has both level and source, or neither: {v}"),
     };
+    let carry = match v.get("carry") {
+        None => Vec::new(),
+        Some(Value::Array(a)) => a.clone(),
+        _ => panic!("carry must be an array: {v}"),
+    };
+    let before = v.get("before").map(|b| {
+        b.as_array()
+            .unwrap_or_else(|| panic!("before must be an array: {v}"))
+            .iter()
+            .map(|s| s.as_str().unwrap_or_default().to_string())
+            .collect()
+    });
     Line {
         request,
+        carry,
+        before,
+        opaque: Vec::new(),
         level,
         expect: None,
         reply,
     }
+}
+
+/// A step's request with its `carry` placeholders filled from the
+/// reference's replies to the steps before it (docs/vectors.md, format
+/// 6): the value at each pointer, as compact JSON, for the JSON string
+/// of its placeholder.
+fn fill(line: &Line, replies: &[Option<String>]) -> Vec<u8> {
+    let mut text = String::from_utf8(line.request.clone()).expect("a carrying step is UTF-8");
+    for c in &line.carry {
+        let from = c["from"].as_u64().expect("carry.from") as usize;
+        let pointer = c["pointer"].as_str().expect("carry.pointer");
+        let placeholder = Value::from(c["placeholder"].as_str().expect("carry.placeholder"));
+        let reply: Value = serde_json::from_str(
+            replies
+                .get(from)
+                .and_then(Option::as_deref)
+                .expect("the reference replied to the step carried from"),
+        )
+        .unwrap();
+        let value = reply
+            .pointer(pointer)
+            .unwrap_or_else(|| panic!("the reference's reply has nothing at {pointer}: {reply}"));
+        assert!(
+            text.contains(&placeholder.to_string()),
+            "the request has no {placeholder}"
+        );
+        text = text.replace(&placeholder.to_string(), &value.to_string());
+    }
+    text.into_bytes()
+}
+
+/// The reference's output for one request split into the notification
+/// lines before the reply and the reply (format 6).
+fn split(out: Option<Vec<u8>>) -> (Vec<String>, Option<String>) {
+    let Some(text) = text(out) else {
+        return (Vec::new(), None);
+    };
+    let mut lines: Vec<String> = text.split('\n').map(String::from).collect();
+    let reply = lines.pop();
+    (lines, reply)
 }
 
 fn parse(text: &str) -> Vector {
@@ -167,7 +231,30 @@ fn render(v: &Vector) -> String {
         let level = l.level.as_ref().map_or(String::new(), |(level, source)| {
             format!(",\"level\":{},\"source\":{}", s(level), s(source))
         });
-        format!("{request}{level},\"expect\":{expect},\"reply\":{reply}")
+        let carry = if l.carry.is_empty() {
+            String::new()
+        } else {
+            let items: Vec<String> = l
+                .carry
+                .iter()
+                .map(|c| {
+                    format!(
+                        "{{\"from\":{},\"pointer\":{},\"placeholder\":{}}}",
+                        c["from"], c["pointer"], c["placeholder"]
+                    )
+                })
+                .collect();
+            format!(",\"carry\":[{}]", items.join(","))
+        };
+        let before = l.before.as_ref().map_or(String::new(), |b| {
+            format!(",\"before\":{}", serde_json::to_string(b).unwrap())
+        });
+        let opaque = if l.opaque.is_empty() {
+            String::new()
+        } else {
+            format!(",\"opaque\":{}", serde_json::to_string(&l.opaque).unwrap())
+        };
+        format!("{request}{carry}{level},\"expect\":{expect}{before},\"reply\":{reply}{opaque}")
     };
     let mut out = format!(
         "{{\"id\":{},\"rule\":{},\"comment\":{},\"config\":{},\"flags\":{},\"level\":{},\"source\":{}",
@@ -200,7 +287,7 @@ fn render(v: &Vector) -> String {
 /// agree).
 fn expect(
     row: &rows::Row,
-    reply: Option<&str>,
+    (request, reply, notes): (&[u8], Option<&str>, bool),
     single: bool,
     id: &str,
     hidden: &[String],
@@ -219,6 +306,7 @@ fn expect(
         "error" => value.get("error").is_some(),
         "result" => value.get("result").is_some(),
         "versions" => supported.is_some(),
+        "input_required" => value.pointer("/result/resultType") == Some(&json!("input_required")),
         _ => false,
     };
     assert!(
@@ -227,7 +315,19 @@ fn expect(
         row.id,
         row.expect
     );
-    let outcome = if fits { row.expect.as_str() } else { "reply" };
+    let mut outcome = if fits { row.expect.as_str() } else { "reply" };
+    // I11 (ELICIT-01, a MUST): a declined or cancelled input is never
+    // taken for accepted, so its vectors are held to the reference's kind
+    // of reply, an `isError` result (the tool did not run) or an error
+    // (the prompt produced nothing), where the row says `reply` because
+    // it covers both.
+    if row.id == "I11" && outcome == "reply" {
+        outcome = if value.get("result").is_some() {
+            "result"
+        } else {
+            "error"
+        };
+    }
     let mut e = serde_json::Map::new();
     e.insert("id".into(), json!(read.id));
     e.insert("outcome".into(), json!(outcome));
@@ -262,6 +362,42 @@ fn expect(
     {
         e.insert("hidden".into(), json!(hidden));
         e.insert("total_at_most".into(), total.clone());
+    }
+    // Format 6: the input requests the request's own capabilities can
+    // receive (MRTR-11), from the core's kinds.
+    let request: Value = serde_json::from_slice(request).unwrap_or_default();
+    let meta = request.pointer("/params/_meta");
+    if outcome == "input_required" {
+        let declared = meta
+            .and_then(|m| m.get("io.modelcontextprotocol/clientCapabilities"))
+            .cloned()
+            .unwrap_or_default();
+        let kinds: Vec<&str> = [
+            InputKind::Elicitation,
+            InputKind::Roots,
+            InputKind::Sampling,
+        ]
+        .into_iter()
+        .filter(|k| declared.get(k.capability()).is_some_and(Value::is_object))
+        .map(InputKind::method)
+        .collect();
+        e.insert("kinds".into(), json!(kinds));
+    }
+    // Format 6: the notifications the request's `_meta` allows (T12,
+    // T13): its progress token, the log levels at or above its own.
+    if notes {
+        let mut allowed = serde_json::Map::new();
+        if let Some(token) = meta.and_then(|m| m.get("progressToken")) {
+            allowed.insert("progressToken".into(), token.clone());
+        }
+        if let Some(asked) = meta
+            .and_then(|m| m.get(LOG_LEVEL))
+            .and_then(Value::as_str)
+            .and_then(|l| LOG_LEVELS.iter().position(|x| *x == l))
+        {
+            allowed.insert("logLevels".into(), json!(LOG_LEVELS.get(asked..)));
+        }
+        e.insert("notifications".into(), Value::Object(allowed));
     }
     Some(Value::Object(e))
 }
@@ -300,7 +436,24 @@ fn answer(v: &Vector, schemas: &BTreeMap<String, Schema>) -> Vector {
     let mut rows_named: Vec<&'static str> = Vec::new();
     // For a sequence, the row that decided each step's reply.
     let mut step_rows: Vec<&'static str> = Vec::new();
-    if v.steps {
+    // The requests as written (a chain's filled from earlier replies).
+    let mut written: Vec<Vec<u8>> = Vec::new();
+    let chain = v.lines.iter().any(|l| !l.carry.is_empty());
+    if chain {
+        // A chain (format 6): each step a modern request of its own,
+        // answered by the core at the epoch, its placeholders filled
+        // from the replies before it.
+        let mut replies: Vec<Option<String>> = Vec::new();
+        for line in &mut fresh.lines {
+            let request = fill(line, &replies);
+            let (expect, reply) = answer_one(&c, &server, &request, line, &v.id, schemas);
+            rows_named.extend(expect.rows());
+            step_rows.push(expect.row);
+            line.reply = reply;
+            replies.push(line.reply.clone());
+            written.push(request);
+        }
+    } else if v.steps {
         let mut session = Session::new(&server);
         let mut state = model::State::Fresh;
         for line in &mut fresh.lines {
@@ -323,19 +476,25 @@ fn answer(v: &Vector, schemas: &BTreeMap<String, Schema>) -> Vector {
                 }
             }
             state = next;
+            written.push(line.request.clone());
         }
     } else {
         let line = &mut fresh.lines[0];
-        let out = server.respond(&line.request);
-        let expect = model::expect_line(&c, &line.request);
-        expect
-            .check(&c, out.as_deref().unwrap_or_default())
-            .unwrap_or_else(|e| panic!("{}: {e}", v.id));
+        let request = line.request.clone();
+        let (expect, reply) = answer_one(&c, &server, &request, line, &v.id, schemas);
         rows_named.extend(expect.rows());
-        line.reply = text(out);
-        if let Some(reply) = &line.reply {
-            validate(schemas, "2026-07-28", &line.request, reply, &v.id);
-        }
+        line.reply = reply;
+        written.push(request);
+    }
+    // Format 6: a reply's `requestState` is the server's own.
+    for line in &mut fresh.lines {
+        line.opaque = line
+            .reply
+            .as_deref()
+            .and_then(|r| serde_json::from_str::<Value>(r).ok())
+            .filter(|r| r.pointer(OPAQUE).is_some_and(Value::is_string))
+            .map(|_| vec![OPAQUE.to_string()])
+            .unwrap_or_default();
     }
     assert!(
         rows_named.contains(&v.rule.as_str()),
@@ -358,11 +517,17 @@ fn answer(v: &Vector, schemas: &BTreeMap<String, Schema>) -> Vector {
         // requires (a reply with the id, an error with its codes, ...);
         // the vector's level and source are its rule's, judged on the
         // whole sequence (textbook and canonical on every step).
-        for (line, step_row) in fresh.lines.iter_mut().zip(&step_rows) {
+        for ((line, step_row), request) in fresh.lines.iter_mut().zip(&step_rows).zip(&written) {
             let own = rows::row(step_row)
                 .unwrap_or_else(|| panic!("{}: a step's row {step_row} is no row", v.id));
             line.level = Some((own.level.clone(), own.source.clone()));
-            line.expect = expect(own, line.reply.as_deref(), true, &v.id, &hidden);
+            line.expect = expect(
+                own,
+                (request, line.reply.as_deref(), line.before.is_some()),
+                true,
+                &v.id,
+                &hidden,
+            );
         }
         if ["must", "should"].contains(&fresh.level.as_str()) {
             assert!(
@@ -377,9 +542,88 @@ fn answer(v: &Vector, schemas: &BTreeMap<String, Schema>) -> Vector {
         }
     } else {
         let line = &mut fresh.lines[0];
-        line.expect = expect(row, line.reply.as_deref(), true, &v.id, &hidden);
+        let request = written.first().map(Vec::as_slice).unwrap_or_default();
+        line.expect = expect(
+            row,
+            (request, line.reply.as_deref(), line.before.is_some()),
+            true,
+            &v.id,
+            &hidden,
+        );
     }
     fresh
+}
+
+/// The time the vectors are answered at (Unix seconds; format 6): a
+/// `requestState` issued in a chain is sealed at it and expires
+/// `state_ttl_seconds` later, and the expired states of the I8 vectors
+/// were sealed before it. Any fixed time gives the same bytes on every
+/// run; a server replaying them runs at its own time.
+const VECTOR_TIME: u64 = 1_000_000;
+
+/// The pointer of a reply's opaque value (format 6).
+const OPAQUE: &str = "/result/requestState";
+
+/// One modern request answered by the core at the epoch and judged by the
+/// model (and, for an input target, by the model of rows I1 to I13 at
+/// the same time); the reply and any notifications before it validated
+/// against the schema. Sets the line's `before` where the vector judges
+/// notifications; a vector without `before` gets none.
+fn answer_one(
+    c: &Config,
+    server: &Server,
+    request: &[u8],
+    line: &mut Line,
+    id: &str,
+    schemas: &BTreeMap<String, Schema>,
+) -> (model::Expect, Option<String>) {
+    let mut out = Vec::new();
+    server.respond_at(request, &mut out, &mut Direct, VECTOR_TIME);
+    let out = (!out.is_empty()).then_some(out);
+    let parsed = serde_json::from_slice::<Value>(request).ok();
+    let generic = model::expect_line(c, request);
+    let input = parsed
+        .as_ref()
+        .filter(|v| generic.row.starts_with('I') && model::input::target(c, v).is_some());
+    // A well-formed request to an input target is judged by the model of
+    // rows I1 to I13 at the vectors' time (its states expire); any other
+    // by the generic model.
+    let expect = match input {
+        Some(value) => {
+            let got: Value = out
+                .as_deref()
+                .and_then(|o| serde_json::from_slice(o).ok())
+                .unwrap_or_else(|| panic!("{id}: an input target's reply is one JSON line"));
+            let want = model::input::check(c, value, VECTOR_TIME, &got)
+                .unwrap_or_else(|e| panic!("{id}: {e}"));
+            model::Expect::new(want.row, model::Reply::Unknown)
+        }
+        None => {
+            generic
+                .check(c, out.as_deref().unwrap_or_default())
+                .unwrap_or_else(|e| panic!("{id}: {e}"));
+            generic
+        }
+    };
+    let (notes, reply) = split(out);
+    match &mut line.before {
+        Some(before) => *before = notes.clone(),
+        None => assert!(
+            notes.is_empty(),
+            "{id}: the reference wrote notifications before its reply; the vector needs `before`"
+        ),
+    }
+    if let Some(r) = &reply {
+        validate(schemas, "2026-07-28", request, r, id);
+        let schema = schemas.get("2026-07-28").expect("the 2026-07-28 schema");
+        for note in &notes {
+            let value: Value = serde_json::from_str(note).unwrap();
+            schema
+                .validate("ServerNotification", &value)
+                .unwrap_or_else(|e| panic!("{id}: {e}\n{note}"));
+        }
+    }
+    (expect, reply)
 }
 
 fn validate(

@@ -481,3 +481,78 @@ fn invalid_text(target: &InputTarget) -> String {
         )
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::{Config, Server};
+
+    /// A configuration of one stateless input tool whose single round is
+    /// `round` (a JSON array of input specs).
+    fn server(round: &str) -> Server {
+        let config = format!(
+            r#"{{"input_required": {{"tools": [{{"name": "t", "description": "d",
+                "rounds": [{round}], "result": "done"}}]}}}}"#
+        );
+        Server::new(Config::from_json(config.as_bytes()).expect("the configuration loads"))
+    }
+
+    fn reply(server: &Server, caps: &str) -> serde_json::Value {
+        let line = format!(
+            r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"t","_meta":{{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{caps}}}}}}}"#
+        );
+        let out = server.respond(line.as_bytes()).expect("a reply");
+        serde_json::from_slice(&out).expect("JSON")
+    }
+
+    const ELICIT: &str = r#"{"message": "m", "requestedSchema": {"type": "object", "properties": {"a": {"type": "string"}}}}"#;
+
+    /// I3: two required inputs of the same kind the request does not
+    /// declare name that kind once in `requiredCapabilities`, even when
+    /// the request can receive another input of the round (the kinds are
+    /// gathered as a set: two of a kind do not cancel out, and the round
+    /// is not asked without them).
+    #[test]
+    fn two_required_inputs_of_one_undeclared_kind_name_it() {
+        let s = server(&format!(
+            r#"[{{"key": "a", "kind": "elicitation", "params": {ELICIT}}},
+                {{"key": "b", "kind": "elicitation", "params": {ELICIT}}},
+                {{"key": "c", "kind": "roots", "optional": true, "params": {{}}}}]"#
+        ));
+        let r = reply(&s, r#"{"roots": {}}"#);
+        assert_eq!(r["error"]["code"], -32021, "{r}");
+        assert_eq!(
+            r["error"]["data"]["requiredCapabilities"],
+            serde_json::json!({"elicitation": {}}),
+            "{r}"
+        );
+    }
+
+    /// I3: a round of optional inputs none of which the request can
+    /// receive names every kind of the round, each once (two of a kind
+    /// and one of another).
+    #[test]
+    fn a_round_of_optional_inputs_none_receivable_names_every_kind() {
+        let s = server(&format!(
+            r#"[{{"key": "a", "kind": "elicitation", "optional": true, "params": {ELICIT}}},
+                {{"key": "b", "kind": "elicitation", "optional": true, "params": {ELICIT}}},
+                {{"key": "c", "kind": "roots", "optional": true, "params": {{}}}}]"#
+        ));
+        let r = reply(&s, "{}");
+        assert_eq!(r["error"]["code"], -32021, "{r}");
+        assert_eq!(
+            r["error"]["data"]["requiredCapabilities"],
+            serde_json::json!({"elicitation": {}, "roots": {}}),
+            "{r}"
+        );
+        // Declaring one of them is enough: that input alone is asked for.
+        let r = reply(&s, r#"{"roots": {}}"#);
+        assert_eq!(r["result"]["resultType"], "input_required", "{r}");
+        assert_eq!(
+            r["result"]["inputRequests"]
+                .as_object()
+                .map(|m| m.keys().cloned().collect::<Vec<_>>()),
+            Some(vec!["c".to_string()]),
+            "{r}"
+        );
+    }
+}

@@ -82,9 +82,20 @@
 //!                           users' orders that match the prefix
 //!   --list-varies           once a resources/read has been answered,
 //!                           resources/list leaves its last resource out
+//!   --ignore-state          answers every request as if it carried no
+//!                           requestState (a multi round-trip server that
+//!                           never checks its state: MRTR-07)
+//!   --unasked-log           writes a notifications/message before the
+//!                           response to every tools/call, asked for or
+//!                           not (LOG-04)
 //!   --drop-notifications    writes no notification a request asked for
 //!                           (progress, log) before its response (rows T12,
 //!                           T13)
+//!   --notifications-backwards writes those notifications in reverse order
+//!                           (progress 100, 50, 0: PROG-03)
+//!   --no-request-state      leaves the requestState out of an
+//!                           InputRequiredResult (a chain's next round has
+//!                           nothing to carry: rows I4, I9, I12)
 //!   --random-order          answers each request with a non-null id from a
 //!                           thread of its own, after a random pause of 0 to
 //!                           8 ms, so replies come in a different order on
@@ -102,7 +113,7 @@ use std::thread;
 use std::time::Duration;
 
 use mcp_reference::Order;
-use mcp_reference::{Config, Server};
+use mcp_reference::{Config, Direct, Disposition, Server};
 use serde_json::Value;
 
 #[derive(Default)]
@@ -138,6 +149,10 @@ struct Faults {
     stray_at_eof: bool,
     hang_on_notifications: bool,
     drop_notifications: bool,
+    notifications_backwards: bool,
+    no_request_state: bool,
+    ignore_state: bool,
+    unasked_log: bool,
     /// With --list-varies: whether a resources/read has been answered.
     read_seen: std::cell::Cell<bool>,
 }
@@ -178,6 +193,10 @@ fn parse() -> Result<Faults, String> {
             }
             "--hang-on-notifications" => f.hang_on_notifications = true,
             "--drop-notifications" => f.drop_notifications = true,
+            "--notifications-backwards" => f.notifications_backwards = true,
+            "--no-request-state" => f.no_request_state = true,
+            "--ignore-state" => f.ignore_state = true,
+            "--unasked-log" => f.unasked_log = true,
             "--slow-start" => {
                 let ms = args.next().ok_or("--slow-start needs milliseconds")?;
                 f.slow_start = Some(ms.parse().map_err(|_| "--slow-start needs milliseconds")?);
@@ -462,19 +481,30 @@ fn handle(server: &Server, faults: &Faults, line: &[u8], version_seen: bool) -> 
         }
         _ => line,
     };
-    // The reference binary answers by its clock when the configuration has
-    // input targets (a `requestState`'s expiry, DEC41), and so does this
-    // fixture, so that its faults are the only differences `diff` finds.
-    let now = if server.config().input().is_some() {
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_secs())
-    } else {
-        0
+    // --ignore-state: the request as if it carried no requestState.
+    let stateless;
+    let line = match parsed.as_ref() {
+        Some(v) if faults.ignore_state && v.pointer("/params/requestState").is_some() => {
+            let mut v = v.clone();
+            if let Some(params) = v.get_mut("params").and_then(Value::as_object_mut) {
+                params.remove("requestState");
+            }
+            stateless = v.to_string().into_bytes();
+            &stateless[..]
+        }
+        _ => line,
     };
+    // Answered at the time of day, as the binary answers (the states of
+    // multi round-trip targets expire).
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
     let mut out = Vec::new();
-    let answered = server.respond_at(line, &mut out, &mut mcp_reference::Direct, now);
-    let reply = match matches!(answered, mcp_reference::Disposition::Replied).then_some(out) {
+    let answered = matches!(
+        server.respond_at(line, &mut out, &mut Direct, now),
+        Disposition::Replied
+    );
+    let reply = match answered.then_some(out) {
         Some(reply)
             if faults.drop.as_deref().is_some_and(|d| Some(d) == method)
                 && serde_json::from_slice::<Value>(&reply)
@@ -502,6 +532,12 @@ fn handle(server: &Server, faults: &Faults, line: &[u8], version_seen: bool) -> 
     if faults.server_info_without_version {
         reply = reply.replace(r#","version":"1.0.0"}"#, "}");
     }
+    if faults.unasked_log && method == Some("tools/call") {
+        // A log message no request asked for, before the response.
+        reply = format!(
+            "{{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{{\"level\":\"info\",\"data\":\"unasked\"}}}}\n{reply}"
+        );
+    }
     if faults.drop_notifications {
         // Only the response: the lines before it are the notifications
         // the request asked for.
@@ -510,6 +546,27 @@ fn handle(server: &Server, faults: &Faults, line: &[u8], version_seen: bool) -> 
             .last()
             .map(|r| format!("{r}\n"))
             .unwrap_or_default();
+    }
+    if faults.notifications_backwards {
+        // The notifications (every line before the response) in reverse.
+        let mut lines: Vec<&str> = reply.lines().collect();
+        if let Some((response, notes)) = lines.split_last_mut() {
+            notes.reverse();
+            let response = *response;
+            reply = notes
+                .iter()
+                .chain([&response])
+                .map(|l| format!("{l}\n"))
+                .collect();
+        }
+    }
+    if faults.no_request_state {
+        let key = r#","requestState":""#;
+        if let Some(at) = reply.find(key)
+            && let Some(len) = reply.get(at + key.len()..).and_then(|r| r.find('"'))
+        {
+            reply.replace_range(at..at + key.len() + len + 1, "");
+        }
     }
     if faults.no_result_type {
         reply = reply

@@ -7,14 +7,18 @@
 //! `scripts/replay_vectors.py`'s `failed_levels` (imported, no process
 //! started). Both give the same levels for every line; the reference's
 //! reply fails nothing; every fault where a reply is due fails some level,
-//! and a line or a death where silence is due fails too. The mutation
-//! testing of the oracle (docs/fuzzing.md) runs this test.
+//! and a line or a death where silence is due fails too. Where a step
+//! judges notifications (format 6, `before`), each line comes after the
+//! reference's notifications, and the same notifications in reverse order
+//! are a fault of their own. The mutation testing of the oracle
+//! (docs/fuzzing.md) runs this test.
 
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
-use mcp_reference_tools::vectors::{FIXTURES, Got, Vector, failed_levels, select};
+use mcp_reference_tools::vectors::format::failed_levels_with;
+use mcp_reference_tools::vectors::{FIXTURES, Got, Vector, select};
 use serde_json::{Value, json};
 
 /// One fault transcript: the vector, the step, what came back.
@@ -26,6 +30,9 @@ struct Case {
     got: Option<Vec<u8>>,
     /// With no line: whether the server showed it went past the request.
     alive: bool,
+    /// The notification lines before it (the reference's, where the step
+    /// has `before`).
+    notes: Vec<String>,
 }
 
 /// The lines a faulty server could send instead of `reply` (a JSON-RPC
@@ -77,6 +84,7 @@ fn cases() -> (Vec<Case>, Vec<(String, Vector)>) {
                 continue;
             }
             for (n, step) in v.steps.iter().enumerate() {
+                let before = step.before.clone().unwrap_or_default();
                 let case = |fault, got, alive| Case {
                     fixture,
                     id: v.id.clone(),
@@ -84,7 +92,19 @@ fn cases() -> (Vec<Case>, Vec<(String, Vector)>) {
                     fault,
                     got,
                     alive,
+                    notes: before.clone(),
                 };
+                if before.len() > 1
+                    && let Some(reply) = &step.reply
+                {
+                    let mut reversed = case(
+                        "notifications in reverse order",
+                        Some(reply.as_bytes().to_vec()),
+                        true,
+                    );
+                    reversed.notes.reverse();
+                    cases.push(reversed);
+                }
                 cases.push(case("died", None, false));
                 cases.push(case("silent", None, true));
                 match &step.reply {
@@ -126,7 +146,8 @@ for line in sys.stdin:
     s = v["steps"][c["step"]]
     got = c["got"]
     got = got.encode("utf-8") if got is not None else (r.SILENCE if c["alive"] else r.NOTHING)
-    print(json.dumps(r.failed_levels(v, None, s, got)))
+    notes = [n.encode("utf-8") for n in c["notes"]]
+    print(json.dumps(r.failed_levels(v, None, s, got, notes)))
 "#;
     let mut child = Command::new("python3")
         .args(["-c", program])
@@ -142,8 +163,8 @@ for line in sys.stdin:
             .got
             .as_ref()
             .map(|g| String::from_utf8_lossy(g).into_owned());
-        let line =
-            json!({"fixture": c.fixture, "id": c.id, "step": c.step, "got": got, "alive": c.alive});
+        let line = json!({"fixture": c.fixture, "id": c.id, "step": c.step, "got": got,
+            "alive": c.alive, "notes": c.notes});
         input.extend(line.to_string().into_bytes());
         input.push(b'\n');
     }
@@ -180,7 +201,8 @@ fn both_replayers_judge_every_fault_transcript_alike_and_fail_it() {
             (None, true) => Got::Silence,
             (None, false) => Got::Nothing,
         };
-        let rust: Vec<String> = failed_levels(v, None, step, got)
+        let notes: Vec<Vec<u8>> = c.notes.iter().map(|n| n.clone().into_bytes()).collect();
+        let rust: Vec<String> = failed_levels_with(v, None, step, got, &notes)
             .into_iter()
             .map(String::from)
             .collect();

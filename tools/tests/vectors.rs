@@ -141,6 +141,25 @@ fn both_at(fixture: Option<&str>, level: &str, server: &[OsString]) -> Verdict {
     r
 }
 
+/// [`both_at`], requiring besides the same report line for line but for
+/// its first (which names the replayer): the `FAIL` lines and the
+/// request, expected and got lines under them. Only for a server that
+/// never makes the replay wait out a timeout (whose remaining time the
+/// got line shows).
+fn both_line_for_line(fixture: Option<&str>, level: &str, server: &[OsString]) -> Verdict {
+    let r = rust_at(fixture, level, server);
+    let p = python_at(fixture, level, server);
+    let body = |v: &Verdict| v.out.lines().skip(1).map(String::from).collect::<Vec<_>>();
+    assert_eq!(
+        (r.code, body(&r)),
+        (p.code, body(&p)),
+        "the replayers' reports differ\n--- check --vectors\n{}\n--- replay_vectors.py\n{}",
+        r.out,
+        p.out
+    );
+    r
+}
+
 fn reference(config: Option<&str>) -> Vec<OsString> {
     let mut argv = fixture::reference();
     if let Some(name) = config {
@@ -159,6 +178,7 @@ fn the_reference_passes_every_vector_of_every_fixture_in_both_replayers() {
         Some("short-lines"),
         Some("legacy"),
         Some("catalog"),
+        Some("conformance"),
     ] {
         let v = both_at(fixture, "canonical", &reference(fixture));
         assert_eq!(v.code, 0, "{}", v.out);
@@ -582,7 +602,12 @@ fn a_version_checked_once_depends_on_earlier_lines_in_both_replayers() {
 /// The fault fixture on the catalog fixture's configuration (it reads
 /// `MCP_REFERENCE_CONFIG`, which the replay clears, so `env` sets it).
 fn faulty_catalog(flag: &str) -> Vec<OsString> {
-    let config = repo().join("vectors/configs/catalog.json");
+    faulty_fixture("catalog", flag)
+}
+
+/// The fault-injected server with `fixture`'s configuration.
+fn faulty_fixture(fixture: &str, flag: &str) -> Vec<OsString> {
+    let config = repo().join(format!("vectors/configs/{fixture}.json"));
     let mut argv: Vec<OsString> = vec![
         "env".into(),
         format!("MCP_REFERENCE_CONFIG={}", config.display()).into(),
@@ -631,6 +656,80 @@ fn the_catalog_faults_fail_their_rows_vectors_at_their_level() {
         );
         assert_eq!(v.code, 1, "{flag}\n{}", v.out);
     }
+}
+
+/// The conformance fixture's vectors with a step that `pick` selects,
+/// from the committed vectors.
+fn conformance_vectors(
+    pick: impl Fn(&mcp_reference_tools::vectors::Step) -> bool,
+) -> BTreeSet<String> {
+    mcp_reference_tools::vectors::select(Some("conformance"))
+        .expect("the fixture exists")
+        .into_iter()
+        .filter(|v| v.steps.iter().any(&pick))
+        .map(|v| v.id)
+        .collect()
+}
+
+/// Format 6 in both replayers, on the conformance fixture's faults. A
+/// server that sends no notification passes `must` (a server MAY send
+/// none; PROG-03 and LOG-04 judge those it sends) and fails `textbook`
+/// and `canonical` on every vector with notifications (`before`); one
+/// that sends them in reverse order fails the progress vectors at `must`
+/// (PROG-03: progress increases). A server whose InputRequiredResult has
+/// no `requestState` fails every vector with an `opaque` state at
+/// `textbook`, and every chain at its carried step, which is not run
+/// (`must` where that step's row is a MUST). The two reports are the
+/// same line for line.
+#[test]
+fn format_six_faults_fail_their_vectors_in_both_replayers() {
+    let notified = conformance_vectors(|s| s.before.as_ref().is_some_and(|b| !b.is_empty()));
+    let progress = conformance_vectors(|s| {
+        s.before.as_ref().is_some_and(|b| !b.is_empty())
+            && s.expect
+                .as_ref()
+                .and_then(|e| e.pointer("/notifications/progressToken"))
+                .is_some()
+    });
+    assert!(notified.len() >= 3 && progress.len() >= 2, "{notified:?}");
+    for (flag, at_must) in [
+        ("--drop-notifications", BTreeSet::new()),
+        ("--notifications-backwards", progress.clone()),
+    ] {
+        let v = both_line_for_line(
+            Some("conformance"),
+            "canonical",
+            &faulty_fixture("conformance", flag),
+        );
+        assert_eq!(v.failed, notified, "{flag}\n{}", v.out);
+        assert_eq!(
+            failing_at(&v.out, "textbook"),
+            notified,
+            "{flag}\n{}",
+            v.out
+        );
+        assert_eq!(failing_at(&v.out, "must"), at_must, "{flag}\n{}", v.out);
+        assert_eq!(v.code, 1, "{flag}\n{}", v.out);
+    }
+    let stateful = conformance_vectors(|s| !s.opaque.is_empty() || !s.carry.is_empty());
+    let carried_must = conformance_vectors(|s| {
+        !s.carry.is_empty() && s.level.as_ref().is_some_and(|(l, _)| l == "must")
+    });
+    assert!(!carried_must.is_empty());
+    let v = both_line_for_line(
+        Some("conformance"),
+        "canonical",
+        &faulty_fixture("conformance", "--no-request-state"),
+    );
+    assert_eq!(v.failed, stateful, "{}", v.out);
+    assert_eq!(failing_at(&v.out, "must"), carried_must, "{}", v.out);
+    assert!(
+        v.out
+            .contains("(not run: step 1's reply has nothing at /result/requestState)"),
+        "{}",
+        v.out
+    );
+    assert_eq!(v.code, 1, "{}", v.out);
 }
 
 /// The single vectors of `fixture` (and the generic ones) that expect
@@ -714,4 +813,97 @@ fn a_sequence_ending_in_a_silence_fails_when_the_server_dies_there() {
     // The same sequences pass on the reference itself.
     let v = both(Some("legacy"), &reference(Some("legacy")));
     assert!(v.failed.is_disjoint(&silent_last), "{}", v.out);
+}
+
+/// The fault fixture on the conformance fixture's configuration.
+fn faulty_conformance(flag: &str) -> Vec<OsString> {
+    let config = repo().join("vectors/configs/conformance.json");
+    let mut argv: Vec<OsString> = vec![
+        "env".into(),
+        format!("MCP_REFERENCE_CONFIG={}", config.display()).into(),
+    ];
+    argv.extend(fixture::faulty(&[flag]));
+    argv
+}
+
+/// The format 6 vectors (issue 38) fail a server that breaks their rows,
+/// at their levels, in both replayers: one that never checks its
+/// `requestState` (`--ignore-state`: a forged, foreign or expired state is
+/// taken for none) fails every I6, I7 and I8 vector, including the chain
+/// that presents one target's state to another, and the multi-round chain
+/// at `should` (its second round is asked again: the carried state is
+/// what tells the rounds apart), and nothing else; one that logs to every
+/// `tools/call` unasked (`--unasked-log`) fails the vectors of requests
+/// without `logLevel` that judge notifications at `must` (LOG-04) but not
+/// the one asking for `debug`; one that drops the notifications asked for
+/// (`--drop-notifications`) fails only `textbook` and `canonical`
+/// (progress is a MAY).
+#[test]
+fn the_conformance_faults_fail_their_rows_vectors_at_their_level() {
+    let v = both_at(
+        Some("conformance"),
+        "textbook",
+        &faulty_conformance("--ignore-state"),
+    );
+    let all = failing_at(&v.out, "textbook");
+    assert!(
+        all.iter().all(|id| ["I6-", "I7-", "I8-", "I9-"]
+            .iter()
+            .any(|p| id.starts_with(&format!("conformance/{p}")))),
+        "{all:?}\n{}",
+        v.out
+    );
+    let must = failing_at(&v.out, "must");
+    for id in [
+        "conformance/I6-null",
+        "conformance/I7-one-byte",
+        "conformance/I7-other-key",
+        "conformance/I7-other-user",
+        "conformance/I7-other-tool-state",
+    ] {
+        assert!(must.contains(id), "{id}\n{}", v.out);
+    }
+    let should = failing_at(&v.out, "should");
+    assert!(should.contains("conformance/I8-expired"), "{}", v.out);
+    assert!(should.contains("conformance/I9-multi-round"), "{}", v.out);
+    assert_eq!(v.code, 1, "{}", v.out);
+
+    let v = both_at(
+        Some("conformance"),
+        "textbook",
+        &faulty_conformance("--unasked-log"),
+    );
+    let must = failing_at(&v.out, "must");
+    for id in [
+        "conformance/T13-log-none",
+        "conformance/T13-log-error",
+        "conformance/T12-progress-no-token",
+    ] {
+        assert!(must.contains(id), "{id}\n{}", v.out);
+    }
+    assert!(!must.contains("conformance/T13-log-debug"), "{}", v.out);
+    assert!(
+        failing_at(&v.out, "textbook").contains("conformance/T13-log-debug"),
+        "{}",
+        v.out
+    );
+
+    let v = both_at(
+        Some("conformance"),
+        "textbook",
+        &faulty_conformance("--drop-notifications"),
+    );
+    let textbook = failing_at(&v.out, "textbook");
+    assert_eq!(
+        textbook.into_iter().collect::<Vec<_>>(),
+        [
+            "conformance/T12-progress",
+            "conformance/T12-progress-integer-token",
+            "conformance/T13-log-debug"
+        ],
+        "{}",
+        v.out
+    );
+    assert!(failing_at(&v.out, "must").is_empty(), "{}", v.out);
+    assert_eq!(v.code, 1, "{}", v.out);
 }

@@ -1,4 +1,4 @@
-//! The vector format (`vectors/`, format 5 in `docs/vectors.md`): the
+//! The vector format (`vectors/`, format 6 in `docs/vectors.md`): the
 //! committed files, built into this binary, parsed into [`Vector`]s, and
 //! how a reply is judged at each verdict level (`must`, `should`,
 //! `textbook`, `canonical`): at its own level against what the vector's
@@ -41,12 +41,34 @@ pub const FIXTURES: [&str; 6] = [
     "conformance",
 ];
 
+/// A value an earlier step's reply gives a step's request (format 6,
+/// `carry`): the value at `pointer` of the reply to step `from`
+/// (0-based) replaces the JSON string `"placeholder"` in the request.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Carry {
+    /// The step whose reply gives the value (0-based).
+    pub from: usize,
+    /// A JSON pointer (RFC 6901) into that reply.
+    pub pointer: String,
+    /// The placeholder, written in the request as a JSON string.
+    pub placeholder: String,
+}
+
 /// One request line, what the vector's level requires of the reply, and
 /// the reference's reply.
 #[derive(Debug, Clone)]
 pub struct Step {
-    /// The bytes to write, without the newline.
+    /// The bytes to write, without the newline (for a step with `carry`,
+    /// with its placeholders: [`Step::fill`] makes the line to write).
     pub request: Vec<u8>,
+    /// What earlier replies give its request (format 6).
+    pub carry: Vec<Carry>,
+    /// The reference's notification lines before its reply (format 6):
+    /// `Some` where the vector judges the request's notifications.
+    pub before: Option<Vec<String>>,
+    /// Pointers of the reply whose values are the server's own opaque
+    /// strings (format 6): compared as present, never by value.
+    pub opaque: Vec<String>,
     /// For a step of a sequence (format 3): the level its `expect` is
     /// judged at and the statement or rule that gives it (the row that
     /// decided its reply); `None` for a single vector, whose `expect` is
@@ -84,6 +106,9 @@ pub struct Vector {
     /// Whether it is a sequence (replayed on a fresh process, stdin closed
     /// after the last step).
     pub sequence: bool,
+    /// Whether it is a chain (format 6): a sequence with a `carry`, run
+    /// step by step, each step's lines read before the next is written.
+    pub chain: bool,
 }
 
 impl Vector {
@@ -124,6 +149,51 @@ impl Step {
     fn judged_at(&self, level: &str) -> bool {
         self.level.as_ref().is_some_and(|(l, _)| l == level)
     }
+
+    /// The line to write: the request with each `carry` placeholder
+    /// replaced by the compact JSON text of the value at its pointer of
+    /// the reply the server gave to the step it names (`replies`, by step
+    /// index). `Err`: what is shown for a step that cannot be written
+    /// (the earlier reply is missing, no JSON object, or has nothing
+    /// there; the step number is 1-based, as failures show steps).
+    pub fn fill(&self, replies: &[Option<Vec<u8>>]) -> Result<Vec<u8>, String> {
+        let mut line = self.request.clone();
+        for c in &self.carry {
+            let value = replies
+                .get(c.from)
+                .and_then(Option::as_deref)
+                .and_then(|r| serde_json::from_slice::<Value>(r).ok())
+                .filter(Value::is_object)
+                .and_then(|r| r.pointer(&c.pointer).cloned())
+                .ok_or_else(|| {
+                    format!(
+                        "(not run: step {}'s reply has nothing at {})",
+                        c.from + 1,
+                        c.pointer
+                    )
+                })?;
+            let pattern = Value::from(c.placeholder.as_str()).to_string();
+            line = replace_all(&line, pattern.as_bytes(), value.to_string().as_bytes());
+        }
+        Ok(line)
+    }
+}
+
+/// `haystack` with every occurrence of `from` replaced by `to`.
+fn replace_all(haystack: &[u8], from: &[u8], to: &[u8]) -> Vec<u8> {
+    if from.is_empty() {
+        return haystack.to_vec();
+    }
+    let mut out = Vec::with_capacity(haystack.len());
+    let mut rest = haystack;
+    while let Some(at) = rest.windows(from.len()).position(|w| w == from) {
+        let (head, tail) = rest.split_at(at);
+        out.extend_from_slice(head);
+        out.extend_from_slice(to);
+        rest = tail.get(from.len()..).unwrap_or_default();
+    }
+    out.extend_from_slice(rest);
+    out
 }
 
 fn unhex(text: &str) -> Result<Vec<u8>, String> {
@@ -164,8 +234,38 @@ fn step(v: &Value) -> Result<Step, String> {
         (None, None) => None,
         _ => return Err("a step has a known level and a source, or neither".into()),
     };
+    let strings = |k: &str| -> Result<Option<Vec<String>>, String> {
+        match v.get(k) {
+            None => Ok(None),
+            Some(Value::Array(a)) => a
+                .iter()
+                .map(|s| s.as_str().map(String::from))
+                .collect::<Option<Vec<_>>>()
+                .map(Some)
+                .ok_or(format!("{k} must be an array of strings")),
+            Some(_) => Err(format!("{k} must be an array of strings")),
+        }
+    };
+    let carry = match v.get("carry") {
+        None => Vec::new(),
+        Some(Value::Array(a)) => a
+            .iter()
+            .map(|c| {
+                Some(Carry {
+                    from: usize::try_from(c.get("from")?.as_u64()?).ok()?,
+                    pointer: c.get("pointer")?.as_str()?.to_string(),
+                    placeholder: c.get("placeholder")?.as_str()?.to_string(),
+                })
+            })
+            .collect::<Option<Vec<_>>>()
+            .ok_or("a carry is {from, pointer, placeholder}")?,
+        Some(_) => return Err("carry must be an array".into()),
+    };
     Ok(Step {
         request,
+        carry,
+        before: strings("before")?,
+        opaque: strings("opaque")?.unwrap_or_default(),
         level,
         expect,
         reply,
@@ -206,6 +306,13 @@ fn parse(line: &str) -> Result<Vector, String> {
     if !LEVELS.contains(&level.as_str()) {
         return Err(format!("unknown level {level}"));
     }
+    // A step carries only from a step before it.
+    for (i, s) in steps.iter().enumerate() {
+        if s.carry.iter().any(|c| c.from >= i) {
+            return Err(format!("step {} carries from a step not before it", i + 1));
+        }
+    }
+    let chain = steps.iter().any(|s| !s.carry.is_empty());
     Ok(Vector {
         id: text("id")?,
         rule: text("rule")?,
@@ -215,6 +322,7 @@ fn parse(line: &str) -> Result<Vector, String> {
         config: text("config")?,
         steps,
         sequence,
+        chain,
     })
 }
 
@@ -336,6 +444,12 @@ pub fn meets(expect: &Value, got: &[u8]) -> bool {
                 && code.is_some_and(|c| codes.is_empty() || codes.contains(&c))
                 && listed
         }
+        Some("input_required") => {
+            error.is_none()
+                && result
+                    .and_then(Value::as_object)
+                    .is_some_and(|r| asks_input(expect, r))
+        }
         Some("result") => {
             let is_error = result
                 .and_then(|r| r.get("isError"))
@@ -353,6 +467,120 @@ pub fn meets(expect: &Value, got: &[u8]) -> bool {
         }
         _ => false,
     }
+}
+
+/// An `InputRequiredResult` (format 6): `resultType` `"input_required"`
+/// with an `inputRequests` object or a `requestState` string (MRTR-10),
+/// and, where the vector names `kinds`, every input request's `method`
+/// among them (the kinds the request's capabilities can receive,
+/// MRTR-11).
+fn asks_input(expect: &Value, result: &serde_json::Map<String, Value>) -> bool {
+    let requests = result.get("inputRequests");
+    let shaped = result.get("resultType") == Some(&Value::from("input_required"))
+        && (requests.is_some_and(Value::is_object)
+            || result.get("requestState").is_some_and(Value::is_string));
+    let kinds_ok = match (expect.get("kinds").and_then(Value::as_array), requests) {
+        (Some(kinds), Some(Value::Object(asked))) => asked
+            .values()
+            .all(|r| r.get("method").is_some_and(|m| kinds.contains(m))),
+        _ => true,
+    };
+    shaped && kinds_ok
+}
+
+/// Whether the notifications before a reply are what `expect`'s
+/// `notifications` allows (format 6): a `notifications/progress` only
+/// with its `progressToken`, that token each time and `progress`
+/// increasing (PROG-03); a `notifications/message` only with its
+/// `logLevels`, at one of them (LOG-04). Other methods are not judged; a
+/// line that is no JSON object fails.
+pub fn notes_meet(expect: &Value, notes: &[Vec<u8>]) -> bool {
+    let allowed = expect.get("notifications");
+    let token = allowed.and_then(|a| a.get("progressToken"));
+    let levels = allowed
+        .and_then(|a| a.get("logLevels"))
+        .and_then(Value::as_array);
+    let mut last: Option<f64> = None;
+    notes.iter().all(|line| {
+        let Ok(Value::Object(note)) = serde_json::from_slice::<Value>(line) else {
+            return false;
+        };
+        let params = note.get("params");
+        match note.get("method").and_then(Value::as_str) {
+            Some("notifications/progress") => {
+                let progress = params
+                    .and_then(|p| p.get("progress"))
+                    .and_then(Value::as_f64);
+                let ok = token.is_some()
+                    && params.and_then(|p| p.get("progressToken")) == token
+                    && progress.is_some_and(|p| last.is_none_or(|l| p > l));
+                last = progress;
+                ok
+            }
+            Some("notifications/message") => levels.is_some_and(|levels| {
+                params
+                    .and_then(|p| p.get("level"))
+                    .is_some_and(|l| levels.contains(l))
+            }),
+            _ => true,
+        }
+    })
+}
+
+/// Whether a line is a JSON-RPC notification: a JSON object with a
+/// string `method` and no `id` (format 6: a request's notifications come
+/// before its reply).
+pub fn is_notification(line: &[u8]) -> bool {
+    matches!(
+        serde_json::from_slice::<Value>(line),
+        Ok(Value::Object(m)) if m.get("method").is_some_and(Value::is_string) && !m.contains_key("id")
+    )
+}
+
+/// The reply's values at the `opaque` pointers, each a string; `None`
+/// when one is missing or no string.
+fn opaque_values<'a>(reply: &'a Value, opaque: &[String]) -> Option<Vec<&'a str>> {
+    opaque
+        .iter()
+        .map(|p| reply.pointer(p).and_then(Value::as_str))
+        .collect()
+}
+
+/// `value` with the `opaque` pointers' values taken out (set to null).
+fn without_opaque(mut value: Value, opaque: &[String]) -> Value {
+    for p in opaque {
+        if let Some(v) = value.pointer_mut(p) {
+            *v = Value::Null;
+        }
+    }
+    value
+}
+
+/// The `canonical` judgement: the reference's bytes, with the JSON text
+/// of each `opaque` value (its first occurrence) replaced by the JSON
+/// text of the server's own (format 6).
+fn canonical(step: &Step, reply: &str, got: &[u8]) -> bool {
+    if step.opaque.is_empty() {
+        return got == reply.as_bytes();
+    }
+    let (Ok(want), Ok(have)) = (
+        serde_json::from_str::<Value>(reply),
+        serde_json::from_slice::<Value>(got),
+    ) else {
+        return false;
+    };
+    let (Some(want), Some(have)) = (
+        opaque_values(&want, &step.opaque),
+        opaque_values(&have, &step.opaque),
+    ) else {
+        return false;
+    };
+    let mut expected = reply.to_string();
+    for (w, h) in want.iter().zip(&have) {
+        let (w, h) = (Value::from(*w).to_string(), Value::from(*h).to_string());
+        expected = expected.replacen(&w, &h, 1);
+    }
+    got == expected.as_bytes()
 }
 
 /// For a completion of an order id (format 5, COMP-08): no value is one
@@ -407,9 +635,21 @@ const SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
 /// `data`, and the id as [`same_id`] reads it. For a `generic` vector,
 /// whose results depend on the server's own tools: an error with the
 /// reference's code, or a complete result.
-fn textbook(v: &Vector, reply: &str, got: &[u8]) -> bool {
+fn textbook(v: &Vector, step: &Step, reply: &str, got: &[u8]) -> bool {
     let (Some((want_id, want)), Some((have_id, have))) = (members(reply.as_bytes()), members(got))
     else {
+        return false;
+    };
+    let (want, have) = (Value::Object(want), Value::Object(have));
+    // Format 6: the server's own opaque values are there, as strings, and
+    // not compared.
+    if opaque_values(&have, &step.opaque).is_none() {
+        return false;
+    }
+    let (Value::Object(want), Value::Object(have)) = (
+        without_opaque(want, &step.opaque),
+        without_opaque(have, &step.opaque),
+    ) else {
         return false;
     };
     if v.is_generic() {
@@ -495,6 +735,19 @@ pub fn failed_levels(
     step: &Step,
     got: Got,
 ) -> Vec<&'static str> {
+    failed_levels_with(v, fixture, step, got, &[])
+}
+
+/// [`failed_levels`] for a step whose notifications came as `notes`
+/// (format 6: judged only where the step has `before`; else they are
+/// none).
+pub fn failed_levels_with(
+    v: &Vector,
+    fixture: Option<&str>,
+    step: &Step,
+    got: Got,
+    notes: &[Vec<u8>],
+) -> Vec<&'static str> {
     v.levels(fixture)
         .into_iter()
         .filter(|level| {
@@ -507,12 +760,33 @@ pub fn failed_levels(
                     false
                 }
                 (Some(reply), Got::Line(got)) => match *level {
-                    "canonical" => got == reply.as_bytes(),
-                    "textbook" => textbook(v, reply, got),
+                    "canonical" => canonical(step, reply, got),
+                    "textbook" => textbook(v, step, reply, got),
                     _ => step.expect.as_ref().is_some_and(|e| meets(e, got)),
                 },
             };
-            !ok
+            let notes_ok = match (&step.before, *level) {
+                _ if !judged => true,
+                (None, _) => true,
+                (Some(before), "canonical") => {
+                    before.len() == notes.len()
+                        && before.iter().zip(notes).all(|(b, n)| b.as_bytes() == n)
+                }
+                (Some(before), "textbook") => {
+                    before.len() == notes.len()
+                        && before.iter().zip(notes).all(|(b, n)| {
+                            matches!(
+                                (
+                                    serde_json::from_str::<Value>(b),
+                                    serde_json::from_slice::<Value>(n),
+                                ),
+                                (Ok(x), Ok(y)) if x == y
+                            )
+                        })
+                }
+                (Some(_), _) => step.expect.as_ref().is_some_and(|e| notes_meet(e, notes)),
+            };
+            !(ok && notes_ok)
         })
         .collect()
 }
@@ -568,5 +842,127 @@ mod tests {
         }
         let none = serde_json::json!({"id": "1", "outcome": "versions"});
         assert!(!meets(&none, pass[0].as_bytes()));
+    }
+
+    /// The `input_required` outcome (format 6): an `InputRequiredResult`
+    /// with `inputRequests` or `requestState` passes; a complete result,
+    /// one with neither, an error, or (with `kinds`) an input request of a
+    /// kind the request cannot receive does not.
+    #[test]
+    fn input_required_outcome() {
+        let expect = serde_json::json!({"id": "1", "outcome": "input_required", "kinds": ["elicitation/create"]});
+        let pass = [
+            r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","inputRequests":{"a":{"method":"elicitation/create","params":{}}}}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","requestState":"s"}}"#,
+        ];
+        for line in pass {
+            assert!(meets(&expect, line.as_bytes()), "{line}");
+        }
+        let fail = [
+            r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","requestState":"s"}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required"}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","requestState":7}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","inputRequests":{"a":{"method":"sampling/createMessage","params":{}}}}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"m"}}"#,
+        ];
+        for line in fail {
+            assert!(!meets(&expect, line.as_bytes()), "{line}");
+        }
+    }
+
+    /// `carry` (format 6): the placeholder's JSON string becomes the value
+    /// at the pointer of the named step's reply; a missing reply or value
+    /// is the shown reason the step is not run.
+    #[test]
+    fn carry_fills_the_placeholder_or_says_why_not() {
+        let step = Step {
+            request: br#"{"id":2,"params":{"requestState":"$state-0","x":"$state-0"}}"#.to_vec(),
+            carry: vec![Carry {
+                from: 0,
+                pointer: "/result/requestState".into(),
+                placeholder: "$state-0".into(),
+            }],
+            before: None,
+            opaque: Vec::new(),
+            level: None,
+            expect: None,
+            reply: None,
+        };
+        let reply = br#"{"jsonrpc":"2.0","id":1,"result":{"requestState":"ab\"c"}}"#.to_vec();
+        assert_eq!(
+            step.fill(&[Some(reply)]).unwrap(),
+            br#"{"id":2,"params":{"requestState":"ab\"c","x":"ab\"c"}}"#.to_vec()
+        );
+        let none = br#"{"jsonrpc":"2.0","id":1,"result":{}}"#.to_vec();
+        assert_eq!(
+            step.fill(&[Some(none)]),
+            Err("(not run: step 1's reply has nothing at /result/requestState)".into())
+        );
+        assert!(step.fill(&[None]).is_err());
+        assert!(step.fill(&[]).is_err());
+    }
+
+    /// Notifications (format 6): progress only with its token, that token
+    /// and increasing; messages only at the allowed levels; other methods
+    /// free.
+    #[test]
+    fn notifications_are_judged_by_what_the_request_asked() {
+        let line = |s: &str| s.as_bytes().to_vec();
+        let p = |t: &str, n: u32| {
+            line(&format!(
+                r#"{{"jsonrpc":"2.0","method":"notifications/progress","params":{{"progressToken":{t},"progress":{n}}}}}"#
+            ))
+        };
+        let m = |l: &str| {
+            line(&format!(
+                r#"{{"jsonrpc":"2.0","method":"notifications/message","params":{{"level":"{l}","data":"x"}}}}"#
+            ))
+        };
+        let token = serde_json::json!({"notifications": {"progressToken": "t"}});
+        assert!(notes_meet(&token, &[p("\"t\"", 0), p("\"t\"", 50)]));
+        assert!(!notes_meet(&token, &[p("\"t\"", 50), p("\"t\"", 50)]));
+        assert!(!notes_meet(&token, &[p("\"u\"", 0)]));
+        assert!(!notes_meet(&token, &[m("info")]));
+        let none = serde_json::json!({"notifications": {}});
+        assert!(notes_meet(&none, &[]));
+        assert!(!notes_meet(&none, &[p("\"t\"", 0)]));
+        assert!(notes_meet(
+            &none,
+            &[line(
+                r#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}"#
+            )]
+        ));
+        let levels = serde_json::json!({"notifications": {"logLevels": ["error", "critical"]}});
+        assert!(notes_meet(&levels, &[m("error")]));
+        assert!(!notes_meet(&levels, &[m("info")]));
+        assert!(!notes_meet(&levels, &[line("not json")]));
+    }
+
+    /// `opaque` (format 6): at `canonical` the server's own state stands
+    /// for the reference's, and nothing else may differ; a reply without
+    /// one fails.
+    #[test]
+    fn opaque_values_are_the_server_s_own() {
+        let step = Step {
+            request: Vec::new(),
+            carry: Vec::new(),
+            before: None,
+            opaque: vec!["/result/requestState".into()],
+            level: None,
+            expect: None,
+            reply: None,
+        };
+        let reply = r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","requestState":"AAA"}}"#;
+        let other = br#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","requestState":"BBB"}}"#;
+        assert!(canonical(&step, reply, other));
+        let spaced = br#"{"jsonrpc":"2.0", "id":1,"result":{"resultType":"input_required","requestState":"BBB"}}"#;
+        assert!(!canonical(&step, reply, spaced));
+        let none = br#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required"}}"#;
+        assert!(!canonical(&step, reply, none));
+        let plain = Step {
+            opaque: Vec::new(),
+            ..step
+        };
+        assert!(!canonical(&plain, reply, other));
     }
 }

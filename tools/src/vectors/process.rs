@@ -41,7 +41,7 @@ pub struct Options {
 
 /// The probe written after each single vector's request (`kind` `sync`),
 /// and its id.
-pub(crate) fn sync_line(kind: &str, n: usize) -> (Vec<u8>, String) {
+pub(crate) fn sync_line(kind: &str, n: &str) -> (Vec<u8>, String) {
     let id = format!("\"mcp-vectors-{kind}-{n}\"");
     let line = format!(
         "{{\"jsonrpc\":\"2.0\",\"id\":{id},\"method\":\"server/discover\",\"params\":{{\"_meta\":{{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\",\"io.modelcontextprotocol/clientCapabilities\":{{}}}}}}}}"
@@ -150,7 +150,7 @@ pub(crate) fn grace(o: &Options) -> Duration {
 /// lines before the reply are kept for the first vector; when no reply
 /// comes, the first vector finds out.
 pub(crate) fn open(p: &mut Process, n: usize, o: &Options, end: Instant) {
-    let (line, id) = sync_line("open", n);
+    let (line, id) = sync_line("open", &n.to_string());
     p.write(&line);
     while let Read::Line(l) = p.read(o, end) {
         if is_reply_to(&l, &id) {

@@ -11,8 +11,11 @@
 //! fails ([`Got::Nothing`]). A sequence (`steps`) runs on a fresh process:
 //! its steps, then a probe (id `"mcp-vectors-end-N"`), then stdin closed;
 //! its lines are read to end-of-file and paired with the steps by id, and
-//! its silent steps pass only when the probe was answered. Every wait has
-//! a deadline.
+//! its silent steps pass only when the probe was answered. A chain
+//! (format 6: a sequence whose steps carry values of earlier replies, the
+//! `requestState` of a multi round-trip request) runs step by step on a
+//! fresh process opened as the shared one, each step filled from the
+//! replies before it and followed by a probe. Every wait has a deadline.
 //! A single vector that fails at must on the shared process is tried
 //! again after the replay, on two fresh processes that run every such
 //! vector in order and in reverse order (`tried_again`): passing there, its
@@ -29,7 +32,9 @@
 
 use std::time::Instant;
 
-use super::format::{Got, LEVELS, Step, Vector, failed_levels, same_id, select};
+use super::format::{
+    Got, LEVELS, Step, Vector, failed_levels, failed_levels_with, is_notification, same_id, select,
+};
 use super::process::{Options, Process, Read, grace, is_reply_to, missing, open, show, sync_line};
 use super::stateless::Stateless;
 
@@ -100,8 +105,64 @@ fn single(
     let Some(step) = v.steps.first() else {
         return (Outcome::Pass, true);
     };
-    p.write(&step.request);
-    let (probe, id) = sync_line("sync", n);
+    let run = one_step(
+        p,
+        v,
+        step,
+        &step.request,
+        sync_line("sync", &n.to_string()),
+        (o, late),
+        end,
+    );
+    if run.levels.is_empty() {
+        return (Outcome::Pass, run.answering);
+    }
+    let outcome = Outcome::Fail {
+        levels: run.levels,
+        step: 1,
+        expected: expected_shown(step),
+        got: run.shown,
+        depends: false,
+    };
+    (outcome, run.answering)
+}
+
+/// The expected line as shown: the reference's reply, and for a step
+/// that judges its notifications (format 6) how many come first, as the
+/// got line says how many came.
+fn expected_shown(step: &Step) -> Option<String> {
+    let reply = step.reply.clone()?;
+    Some(match &step.before {
+        Some(before) => format!("({} notifications first) {reply}", before.len()),
+        None => reply,
+    })
+}
+
+/// What one step written on a process got: the levels it failed at, the
+/// line shown for it, whether the process is still answering (its probe
+/// got a reply), and its reply line, if one came.
+struct StepRun {
+    levels: Vec<&'static str>,
+    shown: String,
+    answering: bool,
+    reply: Option<Vec<u8>>,
+}
+
+/// Writes `line` (the step's request, filled) and the probe `sync`, and
+/// judges the lines before the probe's reply (or within [`grace`] after
+/// it) as the step's: for a step with `before` (format 6), the
+/// notifications first, then the reply; a line more fails at every
+/// level.
+fn one_step(
+    p: &mut Process,
+    v: &Vector,
+    step: &Step,
+    line: &[u8],
+    (probe, id): (Vec<u8>, String),
+    (o, late): (&Options, bool),
+    end: Instant,
+) -> StepRun {
+    p.write(line);
     p.write(&probe);
     let mut lines = std::mem::take(&mut p.early);
     let last = loop {
@@ -111,6 +172,14 @@ fn single(
             other => break Some(other),
         }
     };
+    // Format 6: where the step judges notifications, those before its
+    // reply are its notifications.
+    let mut notes = Vec::new();
+    if step.before.is_some() {
+        while lines.first().is_some_and(|l| is_notification(l)) {
+            notes.push(lines.remove(0));
+        }
+    }
     if late
         && last.is_none()
         && lines.is_empty()
@@ -122,6 +191,10 @@ fn single(
     let answering = last.is_none();
     let mut lines = lines.into_iter();
     let (got, shown) = match (lines.next(), last) {
+        (Some(line), _) if step.before.is_some() => {
+            let shown = format!("({} notifications first) {}", notes.len(), show(&line));
+            (Some(line), shown)
+        }
         (Some(line), _) => {
             let shown = show(&line);
             (Some(line), shown)
@@ -146,14 +219,14 @@ fn single(
         (None, true) => Got::Silence,
         (None, false) => Got::Nothing,
     };
-    let mut levels = failed_levels(v, o.fixture.as_deref(), step, seen);
+    let mut levels = failed_levels_with(v, o.fixture.as_deref(), step, seen, &notes);
     if let Some(extra) = lines.next() {
         // A line more than the vector's reply: it fails at every level.
         let silent = Step {
-            request: step.request.clone(),
-            level: step.level.clone(),
             expect: None,
             reply: None,
+            before: None,
+            ..step.clone()
         };
         levels.extend(failed_levels(
             v,
@@ -164,17 +237,85 @@ fn single(
         levels.sort_by_key(|l| LEVELS.iter().position(|x| x == l));
         levels.dedup();
     }
-    if levels.is_empty() {
-        return (Outcome::Pass, answering);
-    }
-    let outcome = Outcome::Fail {
+    StepRun {
         levels,
-        step: 1,
-        expected: step.reply.clone(),
-        got: shown,
-        depends: false,
-    };
-    (outcome, answering)
+        shown,
+        answering,
+        reply: got,
+    }
+}
+
+/// A chain (format 6: a sequence with a `carry`) on a fresh process,
+/// opened as the shared one is (`mcp-vectors-open-S`, S the number of
+/// this server start): each step's request, filled from the replies
+/// before it ([`Step::fill`]), then a probe (id `"mcp-vectors-sync-N-K"`,
+/// K the step's index), the step judged as a single vector is. A step
+/// that cannot be filled, and every step after it, is not written and
+/// fails at every level it is judged at; so is every step after the
+/// process stopped answering. The first step failing at the weakest
+/// level is shown, as for a sequence.
+fn chain(v: &Vector, n: usize, o: &Options, end: Instant, start: usize) -> Result<Outcome, String> {
+    let mut p = Process::start(&o.command)?;
+    p.fresh = false;
+    open(&mut p, start, o, end);
+    let mut replies: Vec<Option<Vec<u8>>> = Vec::new();
+    let mut levels: Vec<&'static str> = Vec::new();
+    let mut first: Option<(usize, usize, Option<String>, String)> = None;
+    let mut stopped: Option<String> = None;
+    for (i, step) in v.steps.iter().enumerate() {
+        let filled = match &stopped {
+            Some(why) => Err(why.clone()),
+            None => step.fill(&replies),
+        };
+        let run = match filled {
+            Ok(line) => one_step(
+                &mut p,
+                v,
+                step,
+                &line,
+                sync_line("sync", &format!("{n}-{i}")),
+                (o, true),
+                end,
+            ),
+            Err(why) => {
+                stopped = Some(why.clone());
+                StepRun {
+                    levels: failed_levels(v, o.fixture.as_deref(), step, Got::Nothing),
+                    shown: why,
+                    answering: false,
+                    reply: None,
+                }
+            }
+        };
+        if !run.answering && stopped.is_none() {
+            stopped = Some("(not run: the server stopped answering at an earlier step)".into());
+        }
+        replies.push(run.reply);
+        let rank = run
+            .levels
+            .iter()
+            .filter_map(|l| LEVELS.iter().position(|x| x == l))
+            .min();
+        if let Some(rank) = rank
+            && first.as_ref().is_none_or(|(r, ..)| rank < *r)
+        {
+            first = Some((rank, i + 1, expected_shown(step), run.shown));
+        }
+        levels.extend(run.levels);
+    }
+    p.close();
+    levels.sort_by_key(|l| LEVELS.iter().position(|x| x == l));
+    levels.dedup();
+    Ok(match first {
+        Some((_, step, expected, got)) => Outcome::Fail {
+            levels,
+            step,
+            expected,
+            got,
+            depends: false,
+        },
+        None => Outcome::Pass,
+    })
 }
 
 /// A sequence on a fresh process: every step written, then the probe
@@ -188,7 +329,7 @@ fn sequence(v: &Vector, n: usize, o: &Options, end: Instant) -> Result<Outcome, 
     for step in &v.steps {
         p.write(&step.request);
     }
-    let (probe, probe_id) = sync_line("end", n);
+    let (probe, probe_id) = sync_line("end", &n.to_string());
     p.write(&probe);
     p.close();
     let mut got = Vec::new();
@@ -277,10 +418,10 @@ fn sequence(v: &Vector, n: usize, o: &Options, end: Instant) -> Result<Outcome, 
         && let Some(step) = v.steps.last()
     {
         let silent = Step {
-            request: step.request.clone(),
-            level: step.level.clone(),
             expect: None,
             reply: None,
+            before: None,
+            ..step.clone()
         };
         note(
             v.steps.len() - 1,
@@ -397,7 +538,10 @@ pub fn run(o: &Options) -> Result<Report, String> {
             results.push((v, Outcome::NotRun));
             continue;
         }
-        let outcome = if v.sequence {
+        let outcome = if v.chain {
+            starts += 1;
+            chain(&v, n, o, end, starts)?
+        } else if v.sequence {
             starts += 1;
             sequence(&v, n, o, end)?
         } else {

@@ -47,7 +47,7 @@ impl Stateless {
 
 /// The valid request and the one without `_meta`: each line and its id.
 fn requests() -> [(Vec<u8>, String); 2] {
-    let (valid, id) = sync_line("history", 0);
+    let (valid, id) = sync_line("history", "0");
     let bare = br#"{"jsonrpc":"2.0","id":"mcp-vectors-history-bare","method":"server/discover"}"#;
     [
         (valid, id),
@@ -66,7 +66,7 @@ pub(super) fn probe(o: &Options, end: Instant, starts: &mut usize) -> Result<Sta
         let mut got = Vec::new();
         for (i, (line, want)) in order.iter().enumerate() {
             p.write(line);
-            let (sync, id) = sync_line("history-sync", n * 2 + i);
+            let (sync, id) = sync_line("history-sync", &(n * 2 + i).to_string());
             p.write(&sync);
             // The answer is the line with the request's id (a log line or
             // a stray reply is not).
