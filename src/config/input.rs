@@ -353,6 +353,77 @@ mod tests {
         assert!(clash.unwrap_err().contains("built-in"));
     }
 
+    /// Every bound the module documentation states, at its edge: names
+    /// and arguments non-empty and unique, 1 to 16 rounds of 1 to 16
+    /// inputs, `maxTokens` at least 1, and the state's lifetime 300
+    /// seconds unless configured (each edge a surviving mutant once).
+    #[test]
+    fn each_bound_holds_at_its_edge() {
+        let ok = |c: &InputRequired| c.validate(&[], &[]);
+        let keyed = |n: usize| -> Vec<Value> {
+            (0..n)
+                .map(|i| {
+                    let mut e = elicit();
+                    e["key"] = json!(format!("k{i}"));
+                    e
+                })
+                .collect()
+        };
+        assert_eq!(target(json!([[elicit()]]), false).state_ttl_seconds, 300);
+        // Names: empty, or twice.
+        let mut twice = target(json!([[elicit()]]), false);
+        twice.tools.push(twice.tools[0].clone());
+        assert!(ok(&twice).unwrap_err().contains("more than once"));
+        let mut empty = target(json!([[elicit()]]), false);
+        empty.tools[0].name = String::new();
+        assert!(ok(&empty).unwrap_err().contains("is empty"));
+        // Arguments: empty, or twice.
+        for args in [vec!["a", "a"], vec![""], vec!["a", ""]] {
+            let mut c = target(json!([[elicit()]]), false);
+            c.tools[0].arguments = args.iter().map(|a| a.to_string()).collect();
+            assert!(ok(&c).unwrap_err().contains("argument"), "{args:?}");
+        }
+        let mut c = target(json!([[elicit()]]), false);
+        c.tools[0].arguments = vec!["a".into(), "b".into()];
+        assert_eq!(ok(&c), Ok(()));
+        // Rounds: none, 16, 17.
+        assert!(
+            ok(&target(json!([]), true))
+                .unwrap_err()
+                .contains("1 to 16 rounds")
+        );
+        let rounds = |n: usize| json!(vec![vec![elicit()]; n]);
+        assert_eq!(ok(&target(rounds(16), true)), Ok(()));
+        assert!(
+            ok(&target(rounds(17), true))
+                .unwrap_err()
+                .contains("1 to 16 rounds")
+        );
+        // Inputs of a round: none, 16, 17.
+        assert!(
+            ok(&target(json!([[]]), false))
+                .unwrap_err()
+                .contains("no inputs or more than 16")
+        );
+        assert_eq!(ok(&target(json!([keyed(16)]), false)), Ok(()));
+        assert!(
+            ok(&target(json!([keyed(17)]), false))
+                .unwrap_err()
+                .contains("no inputs or more than 16")
+        );
+        // maxTokens: 0 refused, 1 taken.
+        let sampling = |max: u64| {
+            json!({"key": "s", "kind": "sampling", "params": {"messages": [
+                {"role": "user", "content": {"type": "text", "text": "q"}}], "maxTokens": max}})
+        };
+        assert!(
+            ok(&target(json!([[sampling(0)]]), false))
+                .unwrap_err()
+                .contains("maxTokens")
+        );
+        assert_eq!(ok(&target(json!([[sampling(1)]]), false)), Ok(()));
+    }
+
     #[test]
     fn state_needs_a_long_enough_key() {
         let mut config = target(json!([[elicit()]]), true);

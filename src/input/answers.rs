@@ -192,4 +192,34 @@ mod tests {
         assert_eq!(judge(&r, &json!({"roots": [{"uri": "https://a"}]})), None);
         assert_eq!(judge(&r, &json!({"roots": {}})), None);
     }
+
+    /// Each primitive type at its edge (surviving mutants once): a
+    /// `number` takes any number and nothing else, an `integer` takes a
+    /// negative one and one past `i64`, and a sampling content block
+    /// needs its `type`, alone or in an array.
+    #[test]
+    fn primitive_types_and_content_blocks_at_their_edges() {
+        let mut s = spec(InputKind::Elicitation);
+        s.params["requestedSchema"]["properties"]["x"] = json!({"type": "number"});
+        let answer =
+            |x: Value| json!({"action": "accept", "content": {"name": "A", "n": 1, "x": x}});
+        assert_eq!(judge(&s, &answer(json!(1.5))), Some(Answer::Accepted));
+        assert_eq!(judge(&s, &answer(json!(-2))), Some(Answer::Accepted));
+        assert_eq!(judge(&s, &answer(json!("1.5"))), None);
+        let integer = |n: Value| json!({"action": "accept", "content": {"name": "A", "n": n}});
+        assert_eq!(judge(&s, &integer(json!(-5))), Some(Answer::Accepted));
+        assert_eq!(judge(&s, &integer(json!(u64::MAX))), Some(Answer::Accepted));
+        assert_eq!(judge(&s, &integer(json!(true))), None);
+        let sampling = spec(InputKind::Sampling);
+        for content in [
+            json!({"text": "Paris"}),
+            json!([{"text": "Paris"}]),
+            json!([{"type": "text"}, {"text": "x"}]),
+        ] {
+            let v = json!({"role": "assistant", "content": content, "model": "m"});
+            assert_eq!(judge(&sampling, &v), None, "{v}");
+        }
+        let both = json!({"role": "assistant", "content": [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}], "model": "m"});
+        assert_eq!(judge(&sampling, &both), Some(Answer::Accepted));
+    }
 }
