@@ -26,10 +26,13 @@
 //! principal, the request and an expiry), `client/elicitation.mdx`
 //! (decline and cancel are not accept).
 
+#[path = "support/input_fixture.rs"]
+mod input_fixture;
 #[path = "support/switches.rs"]
 mod switches;
+use input_fixture::{TTL, fixture};
 
-use mcp_reference::{Config, Server};
+use mcp_reference::Server;
 use mcp_reference_testkit::Counting;
 use mcp_reference_testkit::model::input;
 use proptest::prelude::*;
@@ -38,50 +41,15 @@ use proptest::test_runner::FileFailurePersistence;
 use proptest_state_machine::{ReferenceStateMachine, StateMachineTest, prop_state_machine};
 use serde_json::{Value, json};
 
-/// The targets: a two-round tool with arguments, a one-round tool without
-/// state, a one-round tool with state, a prompt with state.
+/// The targets of [`fixture`]: a two-round tool with arguments, a
+/// one-round tool without state, a one-round tool with state, a prompt
+/// with state.
 const TARGETS: [(&str, &str); 4] = [
     ("tools/call", "plan"),
     ("tools/call", "greet"),
     ("tools/call", "confirm"),
     ("prompts/get", "brief"),
 ];
-
-/// The state's lifetime in [`fixture`].
-const TTL: u64 = 60;
-
-fn fixture(user: &str, key_byte: u8) -> Config {
-    use base64::Engine as _;
-    let key = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode([key_byte; 32]);
-    let elicit = |key: &str, prop: &str, typ: &str| {
-        json!({"key": key, "kind": "elicitation", "params": {"message": "m",
-            "requestedSchema": {"type": "object", "properties": {prop: {"type": typ}}, "required": [prop]}}})
-    };
-    let sampling = json!({"key": "s", "kind": "sampling", "optional": true,
-        "params": {"messages": [{"role": "user", "content": {"type": "text", "text": "q"}}], "maxTokens": 5}});
-    let roots = json!({"key": "r", "kind": "roots", "params": {}});
-    let config = json!({
-        "user": user,
-        "input_required": {
-            "state_key": key,
-            "state_ttl_seconds": TTL,
-            "tools": [
-                {"name": "plan", "description": "two rounds", "state": true, "arguments": ["topic"],
-                 "rounds": [[elicit("name", "name", "string"), sampling], [roots, elicit("ok", "ok", "boolean")]],
-                 "result": "planned"},
-                {"name": "greet", "description": "one round", "arguments": ["topic"],
-                 "rounds": [[elicit("name", "name", "string")]], "result": "hello"},
-                {"name": "confirm", "description": "one round, state", "state": true,
-                 "rounds": [[elicit("ok", "ok", "boolean")]], "result": "state-ok"}
-            ],
-            "prompts": [
-                {"name": "brief", "description": "a prompt", "state": true, "arguments": ["topic"],
-                 "rounds": [[elicit("ctx", "ctx", "string")]], "result": "brief text"}
-            ]
-        }
-    });
-    Config::from_json(config.to_string().as_bytes()).expect("the fixture loads")
-}
 
 /// How an answer is made from an `InputRequiredResult`.
 #[derive(Debug, Clone, Copy)]

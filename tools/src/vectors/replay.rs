@@ -304,18 +304,7 @@ fn chain(v: &Vector, n: usize, o: &Options, end: Instant, start: usize) -> Resul
         levels.extend(run.levels);
     }
     p.close();
-    levels.sort_by_key(|l| LEVELS.iter().position(|x| x == l));
-    levels.dedup();
-    Ok(match first {
-        Some((_, step, expected, got)) => Outcome::Fail {
-            levels,
-            step,
-            expected,
-            got,
-            depends: false,
-        },
-        None => Outcome::Pass,
-    })
+    Ok(verdict(levels, first))
 }
 
 /// A sequence on a fresh process: every step written, then the probe
@@ -430,9 +419,19 @@ fn sequence(v: &Vector, n: usize, o: &Options, end: Instant) -> Result<Outcome, 
             show(&extra),
         );
     }
+    Ok(verdict(levels, first))
+}
+
+/// A sequence's or chain's outcome: the levels its steps failed at, in
+/// [`LEVELS`] order, and the step shown (`first`: its rank, number,
+/// expected and got lines), or a pass when none failed.
+fn verdict(
+    mut levels: Vec<&'static str>,
+    first: Option<(usize, usize, Option<String>, String)>,
+) -> Outcome {
     levels.sort_by_key(|l| LEVELS.iter().position(|x| x == l));
     levels.dedup();
-    Ok(match first {
+    match first {
         Some((_, step, expected, got)) => Outcome::Fail {
             levels,
             step,
@@ -441,7 +440,7 @@ fn sequence(v: &Vector, n: usize, o: &Options, end: Instant) -> Result<Outcome, 
             depends: false,
         },
         None => Outcome::Pass,
-    })
+    }
 }
 
 /// Whether an outcome failed at `must`.
