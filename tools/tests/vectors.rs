@@ -817,13 +817,7 @@ fn a_sequence_ending_in_a_silence_fails_when_the_server_dies_there() {
 
 /// The fault fixture on the conformance fixture's configuration.
 fn faulty_conformance(flag: &str) -> Vec<OsString> {
-    let config = repo().join("vectors/configs/conformance.json");
-    let mut argv: Vec<OsString> = vec![
-        "env".into(),
-        format!("MCP_REFERENCE_CONFIG={}", config.display()).into(),
-    ];
-    argv.extend(fixture::faulty(&[flag]));
-    argv
+    faulty_fixture("conformance", flag)
 }
 
 /// The format 6 vectors (issue 38) fail a server that breaks their rows,
