@@ -38,7 +38,7 @@ pub(crate) const DIALECT: &str = "https://json-schema.org/draft/2020-12/schema";
 pub(crate) const MAX_DEPTH: usize = 64;
 
 /// The most `$ref`-expanded subschemas a schema may reach from its root.
-const MAX_EXPANSION: usize = 10_000;
+pub(crate) const MAX_EXPANSION: usize = 10_000;
 
 /// The JSON Schema type names.
 const TYPES: [&str; 7] = [
@@ -402,9 +402,9 @@ fn has_type(v: &Value, t: &str) -> bool {
         | ("array", Value::Array(_))
         | ("number", Value::Number(_))
         | ("string", Value::String(_)) => true,
-        ("integer", Value::Number(n)) => {
-            n.is_i64() || n.is_u64() || n.as_f64().is_some_and(|f| f.fract() == 0.0)
-        }
+        // Every `u64` and `i64` converts to an `f64` without a fraction (an
+        // `f64` past 2^53 is a whole number), so the value's `f64` decides.
+        ("integer", Value::Number(n)) => n.as_f64().is_some_and(|f| f.fract() == 0.0),
         _ => false,
     }
 }

@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 
-use super::{DIALECT, InputSchema, MAX_DEPTH};
+use super::{DIALECT, InputSchema, MAX_DEPTH, MAX_EXPANSION};
 
 fn schema(s: Value) -> InputSchema {
     match InputSchema::parse(&s.to_string()) {
@@ -255,4 +255,210 @@ fn deep_schemas_are_refused_and_deep_arguments_bounded() {
     }
     let s = schema(json!({"type": "object", "properties": {"a": {"type": "object"}}}));
     assert!(s.check(&json!({"a": v})).is_ok());
+}
+
+/// Numbers past 2^53, where an `f64` can no longer tell neighbours apart:
+/// `enum` and `const` compare them exactly, as integers.
+#[test]
+fn enum_and_const_tell_big_integers_apart() {
+    let big = [
+        (
+            json!(18_446_744_073_709_551_615_u64),
+            json!(18_446_744_073_709_551_614_u64),
+        ),
+        (
+            json!(-9_007_199_254_740_993_i64),
+            json!(-9_007_199_254_740_992_i64),
+        ),
+        (
+            json!(9_007_199_254_740_993_i64),
+            json!(9_007_199_254_740_992_i64),
+        ),
+    ];
+    for (v, neighbour) in big {
+        assert!(under_x(json!({"enum": [v]}), v.clone()).is_ok(), "{v}");
+        assert!(under_x(json!({"const": v}), v.clone()).is_ok(), "{v}");
+        assert!(
+            under_x(json!({"enum": [v]}), neighbour.clone()).is_err(),
+            "{v} {neighbour}"
+        );
+        assert!(under_x(json!({"const": v}), neighbour).is_err(), "{v}");
+    }
+    // An integer type holds for every whole number, however large.
+    assert!(
+        under_x(
+            json!({"type": "integer"}),
+            json!(18_446_744_073_709_551_615_u64)
+        )
+        .is_ok()
+    );
+    assert!(
+        under_x(
+            json!({"type": "integer"}),
+            json!(-9_007_199_254_740_993_i64)
+        )
+        .is_ok()
+    );
+    assert!(under_x(json!({"type": "integer"}), json!(1e300)).is_ok());
+}
+
+/// Arrays and objects are equal only member for member: a longer one is
+/// not equal to its prefix, in either order.
+#[test]
+fn const_compares_arrays_and_objects_whole() {
+    assert!(under_x(json!({"const": [1]}), json!([1, 2])).is_err());
+    assert!(under_x(json!({"const": [1, 2]}), json!([1])).is_err());
+    assert!(under_x(json!({"const": {"a": 1}}), json!({"a": 1, "b": 2})).is_err());
+    assert!(under_x(json!({"const": {"a": 1, "b": 2}}), json!({"a": 1})).is_err());
+    assert!(
+        under_x(
+            json!({"const": {"a": 1, "b": [2]}}),
+            json!({"b": [2.0], "a": 1})
+        )
+        .is_ok()
+    );
+}
+
+/// The load-time nesting bound holds at its edge through every keyword
+/// that nests: `MAX_DEPTH` levels load, one more is refused.
+#[test]
+fn nesting_bound_holds_at_its_edge_through_each_keyword() {
+    type Wrap = fn(Value) -> Value;
+    let wraps: [(&str, Wrap); 4] = [
+        ("not", |s| json!({"not": s})),
+        ("properties", |s| json!({"properties": {"p": s}})),
+        ("$defs", |s| json!({"$defs": {"d": s}})),
+        ("allOf", |s| json!({"allOf": [true, s]})),
+    ];
+    for (name, wrap) in wraps {
+        // The property `a` is at depth 1; `levels` wraps put its innermost
+        // schema at depth 1 + levels. Every other wrap is a `not`, so the
+        // text stays within serde_json's 128 levels of JSON nesting.
+        let nested = |levels: usize| {
+            let mut s = json!({"type": "string"});
+            for i in 0..levels {
+                s = if i % 2 == 0 {
+                    wrap(s)
+                } else {
+                    json!({"not": s})
+                };
+            }
+            json!({"type": "object", "properties": {"a": s}})
+        };
+        assert!(
+            InputSchema::parse(&nested(MAX_DEPTH - 1).to_string()).is_ok(),
+            "{name}: depth {MAX_DEPTH} loads"
+        );
+        let e = refused(nested(MAX_DEPTH));
+        assert!(e.contains("deeper"), "{name}: {e}");
+    }
+}
+
+/// `$ref`s let a call's evaluation go deeper than the schema nests; that
+/// depth has its own bound, at `MAX_DEPTH` evaluations.
+#[test]
+fn evaluation_depth_bound_holds_at_its_edge() {
+    // `x` is evaluated at depth 1 and each `$ref` of the chain one deeper:
+    // a chain of `n` definitions ends at depth `n + 1`.
+    let chain = |n: usize| {
+        let mut defs = serde_json::Map::new();
+        for i in 0..n {
+            let d = if i + 1 == n {
+                json!({"type": "integer"})
+            } else {
+                json!({"$ref": format!("#/$defs/d{}", i + 1)})
+            };
+            defs.insert(format!("d{i}"), d);
+        }
+        schema(
+            json!({"type": "object", "$defs": defs, "properties": {"x": {"$ref": "#/$defs/d0"}}}),
+        )
+    };
+    let edge = chain(MAX_DEPTH - 1);
+    assert!(edge.check(&json!({"x": 1})).is_ok());
+    assert!(edge.check(&json!({"x": "1"})).is_err());
+    let e = chain(MAX_DEPTH)
+        .check(&json!({"x": 1}))
+        .expect_err("one evaluation too deep");
+    assert!(e.contains("nested checks"), "{e}");
+}
+
+/// The expansion bound counts every subschema reached from the root:
+/// `MAX_EXPANSION` of them load, one more is refused.
+#[test]
+fn expansion_bound_holds_at_its_edge() {
+    // The root and `n` property schemas: `n + 1` subschemas.
+    let wide = |n: usize| {
+        let properties: serde_json::Map<String, Value> =
+            (0..n).map(|i| (format!("p{i}"), json!({}))).collect();
+        json!({"type": "object", "properties": properties})
+    };
+    assert!(InputSchema::parse(&wide(MAX_EXPANSION - 1).to_string()).is_ok());
+    let e = refused(wide(MAX_EXPANSION));
+    assert!(e.contains("expands"), "{e}");
+    // Through `$ref`s and `allOf`: each level doubles what it reaches.
+    let mut defs = serde_json::Map::new();
+    for i in 0..14 {
+        defs.insert(
+            format!("d{i}"),
+            json!({"allOf": [{"$ref": format!("#/$defs/d{}", i + 1)}, {"$ref": format!("#/$defs/d{}", i + 1)}]}),
+        );
+    }
+    defs.insert("d14".into(), json!({}));
+    let e = refused(
+        json!({"type": "object", "$defs": defs, "properties": {"x": {"$ref": "#/$defs/d0"}}}),
+    );
+    assert!(e.contains("expands"), "{e}");
+}
+
+/// A cycle of `$ref`s through each combining keyword is refused at load.
+#[test]
+fn ref_cycles_through_combinators_are_refused() {
+    for k in ["allOf", "anyOf", "oneOf"] {
+        let e = refused(json!({
+            "type": "object",
+            "$defs": {"a": {k: [{"type": "string"}, {"$ref": "#/$defs/a"}]}},
+            "properties": {"x": {"$ref": "#/$defs/a"}}
+        }));
+        assert!(e.contains("cycle"), "{k}: {e}");
+    }
+    for k in ["if", "then", "else"] {
+        let e = refused(json!({
+            "type": "object",
+            "$defs": {"a": {k: {"$ref": "#/$defs/a"}}},
+            "properties": {"x": {"$ref": "#/$defs/a"}}
+        }));
+        assert!(e.contains("cycle"), "{k}: {e}");
+    }
+}
+
+/// `type` below the root: an empty list, an unknown name and a repeated
+/// name are each refused.
+#[test]
+fn type_lists_below_the_root_are_checked() {
+    for t in [
+        json!([]),
+        json!(["strin"]),
+        json!("strin"),
+        json!(["string", "string"]),
+        json!(3),
+    ] {
+        let e = refused(json!({"type": "object", "properties": {"a": {"type": t}}}));
+        assert!(e.contains("\"type\""), "{t}: {e}");
+    }
+    assert!(under_x(json!({"type": ["string", "null"]}), json!(null)).is_ok());
+}
+
+/// A schema shows and compares as its configured text.
+#[test]
+fn a_schema_shows_and_compares_as_its_text() {
+    let parse = |text: &str| InputSchema::parse(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+    let a = parse(r#"{ "type": "object", "properties": {"a": {}} }"#);
+    let b = parse(r#"{"type": "object", "properties": {"b": {}}}"#);
+    assert_eq!(
+        format!("{a:?}"),
+        r#"{"type":"object","properties":{"a":{}}}"#
+    );
+    assert_ne!(a, b);
+    assert_eq!(a, a.clone());
 }
