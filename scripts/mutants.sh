@@ -23,8 +23,10 @@
 # `driver`: mutates src/cli/ and src/main.rs (serve --http's driver, the
 # issuer's keys and the token cache, demo, the command line) and runs the
 # binary's unit tests and the tests that run the real binary: binary,
-# command_line, http_binary, http_auth_binary, http_state_machine, golden
-# (the demo's transcript) and oidc (against oidc-provider when MCP_OIDC_PROVIDER names
+# command_line, http_binary, http_auth_binary, http_state_machine,
+# http_edges (refusals before the body, a stalled issuer), mrtr_binary (the
+# driver's clock in the states it issues), golden (the demo's transcript)
+# and oidc (against oidc-provider when MCP_OIDC_PROVIDER names
 # its install, as in .ci/run; without it those tests say so and pass).
 #
 # `oracle`: mutates the checker and the vector replayer of the tools package
@@ -83,7 +85,7 @@ elif [ "$scope" = oracle ]; then
   files=(--file 'tools/src/check/**' --file 'tools/src/vectors/**')
 else
   tests=(--bins --test=binary --test=command_line --test=http_binary --test=http_auth_binary
-    --test=http_state_machine --test=golden --test=oidc)
+    --test=http_state_machine --test=http_edges --test=mrtr_binary --test=golden --test=oidc)
   files=(--file 'src/cli/**' --file src/main.rs)
 fi
 args=()

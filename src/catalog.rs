@@ -764,6 +764,9 @@ mod tests {
             )
         };
         let t = r#""order_template":{"uriTemplate":"book-orders://orders/{order_id}","name":"order","mimeType":"application/json"}"#;
+        let ct = |uri: &str, name: &str, mime: &str, text: &str| {
+            serde_json::json!({"content_templates": [{"uriTemplate": uri, "name": name, "mimeType": mime, "text": text}]}).to_string()
+        };
         let cases = [
             (res(r#","text":"x""#), ""),
             (res(r#","text":"x","blob":"AA==""#), "exactly one of text and blob"),
@@ -784,6 +787,15 @@ mod tests {
             (r#"{"order_template":{"uriTemplate":"x://{a}/{order_id}","name":"o","mimeType":"application/json"}}"#.into(), "followed by {order_id}"),
             (r#"{"order_template":{"uriTemplate":"x://o/{order_id}","name":"o","mimeType":"text/plain"}}"#.into(), "application/json"),
             (format!("{{{t},\"resources\":[{{\"uri\":\"book-orders://orders/A-104\",\"name\":\"r\",\"text\":\"x\"}}]}}"), "falls under"),
+            (ct("test://template/{id}/data", "t", "text/plain", "id {{id}}"), ""),
+            (ct("test://template/{i d}/data", "t", "text/plain", "x"), "needs a uriTemplate"),
+            (ct("test://template/{}/data", "t", "text/plain", "x"), "needs a uriTemplate"),
+            (ct("no scheme/{id}", "t", "text/plain", "x"), "needs a uriTemplate"),
+            (ct("test://template/{id}/{id2}", "t", "text/plain", "x"), "needs a uriTemplate"),
+            (ct("test://template/{id}/data", "", "text/plain", "x"), "a name and a mimeType"),
+            (ct("test://template/{id}/data", "t", "", "x"), "a name and a mimeType"),
+            (ct("test://template/{id}/data", "t", "text/plain", "{{other}}"), "not its variable"),
+            (ct("test://template/{id}/data", "t", "text/plain", "{{id"), "not closed"),
         ];
         for (json, expected) in cases {
             match crate::Config::from_json(json.as_bytes()) {
@@ -794,6 +806,126 @@ mod tests {
                         "{json}: {e}"
                     );
                 }
+            }
+        }
+    }
+
+    /// Each refusal of a content tool or prompt, beside a neighbour that
+    /// loads: the configuration either loads or is refused with a sentence
+    /// naming what is wrong.
+    #[test]
+    fn content_tools_and_prompts_load_only_when_valid() {
+        use serde_json::{Value, json};
+        let load = |v: Value| crate::Config::from_json(v.to_string().as_bytes()).map(|_| ());
+        let tool = |extra: Value| {
+            let mut t = json!({"name": "t", "description": "d", "content": [{"type": "text", "text": "x"}]});
+            if let (Some(t), Value::Object(extra)) = (t.as_object_mut(), extra) {
+                t.extend(extra);
+            }
+            json!({"content_tools": [t]})
+        };
+        let prompt = |extra: Value| {
+            let mut p = json!({"name": "p", "description": "d", "messages": [{"role": "user", "content": {"type": "text", "text": "x"}}]});
+            if let (Some(p), Value::Object(extra)) = (p.as_object_mut(), extra) {
+                p.extend(extra);
+            }
+            json!({"content_prompts": [p]})
+        };
+        let block = |b: Value| tool(json!({"content": [b]}));
+        let n64 = "n".repeat(64);
+        let n65 = "n".repeat(65);
+        let good = [
+            tool(json!({})),
+            tool(json!({"name": n64})),
+            tool(json!({"name": "a-b_c.9"})),
+            tool(json!({"progress": [1, 2, 5], "progressTotal": 5})),
+            tool(json!({"progress": [0]})),
+            tool(json!({"log": [{"level": "emergency", "data": "x"}]})),
+            block(json!({"type": "image", "data": "AAE=", "mimeType": "image/png"})),
+            block(json!({"type": "audio", "data": "", "mimeType": "audio/wav"})),
+            block(json!({"type": "resource", "resource": {"uri": "test://r", "blob": "AAE="}})),
+            block(json!({"type": "resource", "resource": {"uri": "test://r", "text": "t"}})),
+            prompt(json!({})),
+            prompt(
+                json!({"name": n64, "arguments": [{"name": "a"}, {"name": "b"}],
+                "messages": [{"role": "user", "content": {"type": "text", "text": "{{a}} {{b}}"}}]}),
+            ),
+        ];
+        for v in good {
+            assert_eq!(load(v.clone()), Ok(()), "{v}");
+        }
+        let bad = [
+            (tool(json!({"name": ""})), "needs a name"),
+            (tool(json!({"name": n65})), "needs a name"),
+            (tool(json!({"name": "a b"})), "needs a name"),
+            (tool(json!({"name": "get_order"})), "needs a name"),
+            (tool(json!({"content": []})), "at least one content block"),
+            (tool(json!({"progress": [1, 1]})), "strictly increase"),
+            (tool(json!({"progress": [2, 1]})), "strictly increase"),
+            (
+                tool(json!({"progress": [1, 5], "progressTotal": 4})),
+                "progressTotal",
+            ),
+            (tool(json!({"progressTotal": 4})), "progressTotal"),
+            (
+                tool(json!({"log": [{"level": "loud", "data": "x"}]})),
+                "LoggingLevel",
+            ),
+            (
+                block(json!({"type": "image", "data": "AAE=", "mimeType": ""})),
+                "not valid",
+            ),
+            (
+                block(json!({"type": "image", "data": "AAF=", "mimeType": "image/png"})),
+                "not valid",
+            ),
+            (
+                block(json!({"type": "audio", "data": "AAE", "mimeType": "audio/wav"})),
+                "not valid",
+            ),
+            (
+                block(json!({"type": "resource", "resource": {"uri": "test://r", "blob": "AAF="}})),
+                "not valid",
+            ),
+            (
+                block(json!({"type": "resource", "resource": {"uri": "no uri", "text": "t"}})),
+                "not valid",
+            ),
+            (
+                block(
+                    json!({"type": "resource", "resource": {"uri": "test://r", "text": "t", "blob": "AAE="}}),
+                ),
+                "not valid",
+            ),
+            (
+                block(json!({"type": "resource", "resource": {"uri": "test://r"}})),
+                "not valid",
+            ),
+            (prompt(json!({"name": ""})), "needs a name"),
+            (prompt(json!({"name": "returns_help"})), "needs a name"),
+            (prompt(json!({"arguments": [{"name": "a b"}]})), "argument"),
+            (
+                prompt(json!({"arguments": [{"name": "a"}, {"name": "a"}]})),
+                "argument",
+            ),
+            (prompt(json!({"messages": []})), "at least one message"),
+            (
+                prompt(
+                    json!({"messages": [{"role": "user", "content": {"type": "text", "text": "{{z}}"}}]}),
+                ),
+                "placeholder",
+            ),
+            (
+                prompt(
+                    json!({"messages": [{"role": "user", "content": {"type": "image", "data": "AAE=", "mimeType": ""}}]}),
+                ),
+                "not valid",
+            ),
+        ];
+        for (v, says) in bad {
+            match load(v.clone()) {
+                Ok(()) => panic!("{v} was accepted"),
+                Err(e) => assert!(e.to_string().contains(says), "{v}: {e}"),
             }
         }
     }

@@ -162,9 +162,25 @@ fn a_demo_that_cannot_write_its_transcript_is_exit_1() {
 /// `target/`) and says where the transcript went (issue 39, item 7).
 #[test]
 fn a_demo_outside_the_checkout_writes_nothing_there() {
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("demo-elsewhere");
+    // An empty directory, another Rust project (a Cargo.toml and no
+    // textbook example), and a directory with the example alone.
+    for (name, files) in [
+        ("demo-elsewhere", &[][..]),
+        ("demo-other-crate", &["Cargo.toml"][..]),
+        ("demo-example-only", &["data/example-43.2.request.json"][..]),
+    ] {
+        demo_in(name, files);
+    }
+}
+
+fn demo_in(name: &str, files: &[&str]) {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
     let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::create_dir_all(dir.join("data")).unwrap();
+    for f in files {
+        std::fs::write(dir.join(f), "{}").unwrap();
+    }
+    let before = listing(&dir);
     let out = Command::new(BIN)
         .arg("demo")
         .current_dir(&dir)
@@ -173,9 +189,8 @@ fn a_demo_outside_the_checkout_writes_nothing_there() {
         .stdin(Stdio::null())
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let left: Vec<_> = std::fs::read_dir(&dir).unwrap().flatten().collect();
-    assert!(left.is_empty(), "the demo wrote {left:?}");
+    assert_eq!(out.status.code(), Some(0), "{name}: {}", stderr(&out));
+    assert_eq!(listing(&dir), before, "{name}: the demo wrote there");
     let printed = String::from_utf8_lossy(&out.stdout).into_owned();
     let written = std::env::temp_dir().join("mcp-reference-demo/mcp-run.json");
     assert!(
@@ -186,6 +201,23 @@ fn a_demo_outside_the_checkout_writes_nothing_there() {
         "{printed}"
     );
     assert!(written.is_file());
+}
+
+/// Every path under `dir`, sorted.
+fn listing(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(d) = todo.pop() {
+        for entry in std::fs::read_dir(&d).unwrap().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                todo.push(path.clone());
+            }
+            out.push(path);
+        }
+    }
+    out.sort();
+    out
 }
 
 /// A trusted user who owns none of the configuration's orders is served

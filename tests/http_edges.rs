@@ -139,6 +139,45 @@ fn a_refusal_before_the_body_never_closes_unannounced() {
     );
 }
 
+/// A refused request whose body is within the driver's bound (64 KiB) is
+/// read to its end, even a body of many kilobytes that comes after the
+/// head: the refusal keeps the connection, and the retry with a token on
+/// it gets mira's order (DEC48).
+#[test]
+fn a_body_within_the_bound_behind_a_refusal_keeps_the_connection() {
+    let issuer = Issuer::default();
+    let config = with_auth(Config::default(), settings(issuer.jwks()));
+    let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("http-edges-bound.json");
+    std::fs::write(&path, config.to_json()).unwrap();
+    let server = Server::start(&["--config", path.to_str().unwrap()]);
+    let bearer = format!("Authorization: Bearer {}", mira(&issuer));
+    let json = "Content-Type: application/json".to_owned();
+    for len in [2 * 1024, 60 * 1024] {
+        // The request's JSON, then spaces (whitespace after a JSON text is
+        // allowed) up to `len` bytes.
+        let body = format!("{BODY}{}", " ".repeat(len - BODY.len()));
+        let stream = server.connect();
+        let mut writer = stream.try_clone().unwrap();
+        let mut reader = BufReader::new(stream);
+        writer
+            .write_all(head(&server.addr, len, std::slice::from_ref(&json)).as_bytes())
+            .unwrap();
+        writer.flush().unwrap();
+        std::thread::sleep(Duration::from_millis(30));
+        writer.write_all(body.as_bytes()).unwrap();
+        let got = read_reply(&mut reader);
+        assert_eq!(got.status, 401, "{len}");
+        assert_eq!(got.header("connection"), None, "{len}: kept");
+        let retry = head(&server.addr, len, &[json.clone(), bearer.clone()]);
+        writer
+            .write_all(format!("{retry}{body}").as_bytes())
+            .unwrap_or_else(|e| panic!("{len}: closed: {e}"));
+        let again = read_reply(&mut reader);
+        assert_eq!(again.status, 200, "{len}: the retry on the same connection");
+        assert!(String::from_utf8_lossy(&again.body).contains("processing"));
+    }
+}
+
 /// A body the driver will not read for a refusal (larger than it drains)
 /// gets `Connection: close`, and the connection ends.
 #[test]
