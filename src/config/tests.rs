@@ -95,6 +95,14 @@ fn refuses_bad_files_with_a_reason() {
             r#"{"stock":[{"product_id":"p","stock":-1}]}"#,
             "wrong shape",
         ),
+        (
+            r#"{"server":{"name":"","version":"1"}}"#,
+            "server.name and server.version must not be empty",
+        ),
+        (
+            r#"{"server":{"name":"n","version":""}}"#,
+            "server.name and server.version must not be empty",
+        ),
         (r#"{"protocol_versions":["1900-01-01"]}"#, "does not serve"),
         (r#"{"protocol_versions":[]}"#, "at least one"),
         (r#"{"legacy_versions":["2026-07-28"]}"#, "does not serve"),
