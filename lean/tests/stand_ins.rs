@@ -2,7 +2,8 @@
 //! outside as a library user sees them (the package header,
 //! `src/lib.rs`, says why here and not in the root workspace):
 //!
-//! - authorization (rows A3, A5, A7; docs/behavior.md "Authorization"):
+//! - authorization (rows A3, A5, A7; docs/behavior.md "Authorization
+//!   (Streamable HTTP)"):
 //!   the HTTP binding of the `http-auth` fixture, answering the exchanges
 //!   of `vectors/http-auth.jsonl` with the fixture's fixed JWK Set at the
 //!   current time, as `serve --http` does, refuses every token the jwt
