@@ -267,6 +267,9 @@ fn notifications_stream_only_when_accepted() {
             false,
             0,
         ),
+        (&progress, "text/event-stream;q=0.0", false, 0),
+        (&progress, "text/event-stream; Q=0.000", false, 0),
+        (&progress, "text/event-stream;q=0.001", true, 4),
         (&log, "", false, 0),
         (&quiet, "application/json, text/event-stream", false, 0),
     ] {
