@@ -7,6 +7,11 @@
 //! error. The only errors that escape a decode are serde_json's syntax
 //! errors, which become `-32700`.
 //!
+//! The visitors take strings as `visit_borrowed_str` (no escapes) or
+//! `visit_str` (unescaped into serde_json's buffer), the only two serde_json
+//! calls; serde's default `visit_string` forwards to `visit_str`, so none is
+//! written here.
+//!
 //! Spec: RFC 8259 section 4 says names within an object SHOULD be unique and
 //! that receivers disagree when they are not; decision DEC7 makes any
 //! duplicate an invalid request, so that no two parsers can read one message
@@ -35,9 +40,6 @@ impl<'de> de::Deserialize<'de> for Str<'de> {
             }
             fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
                 Ok(Str(Cow::Owned(v.to_owned())))
-            }
-            fn visit_string<E: de::Error>(self, v: String) -> Result<Self::Value, E> {
-                Ok(Str(Cow::Owned(v)))
             }
         }
         d.deserialize_str(V)
@@ -221,9 +223,6 @@ impl<'de> Visitor<'de> for ScanSeed<'_> {
     fn visit_str<E>(self, v: &str) -> Result<Shallow<'de>, E> {
         Ok(Shallow::Str(Cow::Owned(v.to_owned())))
     }
-    fn visit_string<E>(self, v: String) -> Result<Shallow<'de>, E> {
-        Ok(Shallow::Str(Cow::Owned(v)))
-    }
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Shallow<'de>, A::Error> {
         while seq.next_element_seed(ScanSeed { dup: self.dup })?.is_some() {}
         Ok(Shallow::Array)
@@ -280,9 +279,6 @@ impl<'de> Visitor<'de> for MemberSeed<'_> {
     }
     fn visit_str<E>(self, v: &str) -> Result<Self::Value, E> {
         Ok((Shallow::Str(Cow::Owned(v.to_owned())), None))
-    }
-    fn visit_string<E>(self, v: String) -> Result<Self::Value, E> {
-        Ok((Shallow::Str(Cow::Owned(v)), None))
     }
     fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
         let v = ValueSeed { dup: self.dup }.visit_seq(seq)?;
@@ -357,9 +353,6 @@ impl<'de> Visitor<'de> for ValueSeed<'_> {
         Ok(serde_json::Number::from_f64(v).map_or(serde_json::Value::Null, Into::into))
     }
     fn visit_str<E>(self, v: &str) -> Result<Self::Value, E> {
-        Ok(v.into())
-    }
-    fn visit_string<E>(self, v: String) -> Result<Self::Value, E> {
         Ok(v.into())
     }
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
