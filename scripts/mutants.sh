@@ -18,7 +18,8 @@
 # http_auth (the authorization step against the model), mrtr and
 # mrtr_state_machine (multi round-trip requests against their model),
 # vectors and http_vectors (every committed vector re-answered byte for
-# byte).
+# byte), command_line (the stdio driver's one-time hint for a refused
+# initialize).
 #
 # `driver`: mutates src/cli/ and src/main.rs (serve --http's driver, the
 # issuer's keys and the token cache, demo, the command line) and runs the
@@ -77,7 +78,8 @@ tar -C "$root" --exclude=./target --exclude=./fuzz/target --exclude=./fuzz/cover
 if [ "$scope" = core ]; then
   tests=(--lib --test=behavior --test=golden --test=canonical --test=properties
     --test=rows --test=legacy --test=spec_rules --test=state_machine --test=fuzz_replay
-    --test=binary --test=http --test=http_auth --test=vectors --test=http_vectors --test=mrtr --test=mrtr_state_machine)
+    --test=binary --test=http --test=http_auth --test=vectors --test=http_vectors --test=mrtr --test=mrtr_state_machine
+    --test=command_line)
   files=(--exclude 'src/cli/**' --exclude src/main.rs)
 elif [ "$scope" = oracle ]; then
   tests=(--lib --test=check --test=check_http --test=check_http_auth --test=vectors

@@ -289,6 +289,7 @@ fn a_refused_initialize_says_once_what_the_host_needs() {
         )
     };
     let modern = r#"{"jsonrpc":"2.0","id":9,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#;
+    let unknown = r#"{"jsonrpc":"2.0","id":7,"method":"initialize_everything","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#;
     let input = format!(
         "{}\n{}\n{modern}\n",
         init(1, "2025-11-25"),
@@ -322,8 +323,21 @@ fn a_refused_initialize_says_once_what_the_host_needs() {
         (&["serve", "--legacy", "2025-11-25"][..], input.as_str()),
         (&["--log-level", "error", "serve"][..], input.as_str()),
         (&["serve"][..], &format!("{modern}\n{modern}\n{modern}\n")),
+        // A refused request that is not an initialize, though its line
+        // says "initialize": no hint.
+        (&["serve"][..], &format!("{unknown}\n{unknown}\n{modern}\n")),
     ] {
         let err = serve(args, input);
         assert!(err.is_empty(), "{args:?}: {err}");
+    }
+    // At the levels above warn the hint is said too, once, among the
+    // lines of those levels.
+    for level in ["info", "debug"] {
+        let err = serve(&["--log-level", level, "serve"], &input);
+        let hints = err
+            .lines()
+            .filter(|l| l.contains("needs it started with --legacy"))
+            .count();
+        assert_eq!(hints, 1, "{level}: {err}");
     }
 }
