@@ -567,3 +567,26 @@ fn a_cached_identity_stands_in_for_its_token_until_it_expires() {
         Some("mira".to_owned())
     );
 }
+
+/// `kid_of` reads the header's `kid` and nothing else: what the driver
+/// asks before refetching keys (a token's other parts are not read).
+#[test]
+fn kid_of_reads_the_header_s_kid() {
+    let part = |v: serde_json::Value| URL_SAFE_NO_PAD.encode(v.to_string());
+    let token = |header: serde_json::Value| format!("{}.e30.c2ln", part(header));
+    assert_eq!(
+        kid_of(&token(json!({"alg": "RS256", "kid": "rsa1"}))).as_deref(),
+        Some("rsa1")
+    );
+    assert_eq!(
+        kid_of(&token(json!({"alg": "RS256", "kid": ""}))).as_deref(),
+        Some("")
+    );
+    assert_eq!(kid_of(&token(json!({"alg": "RS256"}))), None);
+    assert_eq!(kid_of(&token(json!({"alg": "RS256", "kid": 7}))), None);
+    assert_eq!(kid_of("not base64!.e30.c2ln"), None);
+    assert_eq!(
+        kid_of(&format!("{}.e30.c2ln", URL_SAFE_NO_PAD.encode("[1"))),
+        None
+    );
+}
