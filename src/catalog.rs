@@ -817,19 +817,20 @@ mod tests {
     fn content_tools_and_prompts_load_only_when_valid() {
         use serde_json::{Value, json};
         let load = |v: Value| crate::Config::from_json(v.to_string().as_bytes()).map(|_| ());
-        let tool = |extra: Value| {
-            let mut t = json!({"name": "t", "description": "d", "content": [{"type": "text", "text": "x"}]});
-            if let (Some(t), Value::Object(extra)) = (t.as_object_mut(), extra) {
-                t.extend(extra);
+        // `base` with the members of `extra` set, as the one entry of `list`.
+        let entry = |list: &str, mut base: Value, extra: Value| {
+            if let (Some(b), Value::Object(extra)) = (base.as_object_mut(), extra) {
+                b.extend(extra);
             }
-            json!({"content_tools": [t]})
+            json!({ list: [base] })
+        };
+        let tool = |extra: Value| {
+            let base = json!({"name": "t", "description": "d", "content": [{"type": "text", "text": "x"}]});
+            entry("content_tools", base, extra)
         };
         let prompt = |extra: Value| {
-            let mut p = json!({"name": "p", "description": "d", "messages": [{"role": "user", "content": {"type": "text", "text": "x"}}]});
-            if let (Some(p), Value::Object(extra)) = (p.as_object_mut(), extra) {
-                p.extend(extra);
-            }
-            json!({"content_prompts": [p]})
+            let base = json!({"name": "p", "description": "d", "messages": [{"role": "user", "content": {"type": "text", "text": "x"}}]});
+            entry("content_prompts", base, extra)
         };
         let block = |b: Value| tool(json!({"content": [b]}));
         let n64 = "n".repeat(64);

@@ -55,6 +55,18 @@ fn mira(issuer: &Issuer) -> String {
     issuer.mint(&mcp_reference_testkit::issuer::header(), &claims)
 }
 
+/// `serve --http` with authorization on (the default configuration, the
+/// test issuer's keys), its configuration written to `NAME.json` in the
+/// test's temporary folder; and the issuer, to mint tokens.
+fn auth_server(name: &str) -> (Issuer, Server) {
+    let issuer = Issuer::default();
+    let config = with_auth(Config::default(), settings(issuer.jwks()));
+    let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("{name}.json"));
+    std::fs::write(&path, config.to_json()).unwrap();
+    let server = Server::start(&["--config", path.to_str().unwrap()]);
+    (issuer, server)
+}
+
 /// Whether the server closed `stream` (end of file, or a reset) within a
 /// second.
 fn closed(stream: &mut TcpStream) -> bool {
@@ -79,11 +91,7 @@ fn closed(stream: &mut TcpStream) -> bool {
 /// 20 closed without a word.
 #[test]
 fn a_refusal_before_the_body_never_closes_unannounced() {
-    let issuer = Issuer::default();
-    let config = with_auth(Config::default(), settings(issuer.jwks()));
-    let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("http-edges.json");
-    std::fs::write(&path, config.to_json()).unwrap();
-    let server = Server::start(&["--config", path.to_str().unwrap()]);
+    let (issuer, server) = auth_server("http-edges");
     let token = mira(&issuer);
     let bearer = format!("Authorization: Bearer {token}");
     let json = "Content-Type: application/json".to_owned();
@@ -145,11 +153,7 @@ fn a_refusal_before_the_body_never_closes_unannounced() {
 /// it gets mira's order (DEC48).
 #[test]
 fn a_body_within_the_bound_behind_a_refusal_keeps_the_connection() {
-    let issuer = Issuer::default();
-    let config = with_auth(Config::default(), settings(issuer.jwks()));
-    let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("http-edges-bound.json");
-    std::fs::write(&path, config.to_json()).unwrap();
-    let server = Server::start(&["--config", path.to_str().unwrap()]);
+    let (issuer, server) = auth_server("http-edges-bound");
     let bearer = format!("Authorization: Bearer {}", mira(&issuer));
     let json = "Content-Type: application/json".to_owned();
     // 2 KiB, and exactly the bound.
@@ -183,11 +187,7 @@ fn a_body_within_the_bound_behind_a_refusal_keeps_the_connection() {
 /// gets `Connection: close`, and the connection ends.
 #[test]
 fn a_large_body_behind_a_refusal_is_announced_closed() {
-    let issuer = Issuer::default();
-    let config = with_auth(Config::default(), settings(issuer.jwks()));
-    let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("http-edges-large.json");
-    std::fs::write(&path, config.to_json()).unwrap();
-    let server = Server::start(&["--config", path.to_str().unwrap()]);
+    let (_issuer, server) = auth_server("http-edges-large");
     let len = 1 << 20;
     let stream = server.connect();
     let mut writer = stream.try_clone().unwrap();
