@@ -256,17 +256,11 @@ fn number(text: &str) -> Option<Number> {
         }
         rest = frac.get(n..).unwrap_or_default();
     }
-    if let Some(exp) = rest.strip_prefix(b"e").or_else(|| rest.strip_prefix(b"E")) {
-        let exp = exp
-            .strip_prefix(b"+")
-            .or_else(|| exp.strip_prefix(b"-"))
-            .unwrap_or(exp);
-        if exp.is_empty() || !exp.iter().all(u8::is_ascii_digit) {
-            return None;
-        }
-        rest = b"";
-    }
-    if !rest.is_empty() {
+    // The exponent is left to `f64::from_str`, whose grammar for it is
+    // JSON's: `e` or `E`, an optional sign, one or more digits (a check of
+    // its own here was a second copy of that rule, which a mutation run
+    // showed decided nothing).
+    if !rest.is_empty() && !rest.starts_with(b"e") && !rest.starts_with(b"E") {
         return None;
     }
     text.parse::<f64>()
@@ -347,6 +341,41 @@ mod matches_tests {
         let body = Body::Value(&edge);
         assert!(matches("9007199254740992", &body));
         assert!(!matches("9007199254740992.0", &body));
+        // Zero is an integer like any other; a leading zero is not JSON.
+        let zero = int(0);
+        let body = Body::Value(&zero);
+        for same in ["0", "-0", "0.0", "0e5"] {
+            assert!(matches(same, &body), "{same}");
+        }
+        for other in ["00", "01", "-00", "0x0", "+0"] {
+            assert!(!matches(other, &body), "{other}");
+        }
+        // The ends of the 64-bit ranges, signed and unsigned, are integers
+        // (as they are in the body), so only their own digits match.
+        let top = Shallow::Integer(Int::from(u64::MAX));
+        let body = Body::Value(&top);
+        assert!(matches("18446744073709551615", &body));
+        assert!(!matches("18446744073709551614", &body));
+        assert!(!matches("1.8446744073709551615e19", &body));
+        let bottom = int(i64::MIN);
+        let body = Body::Value(&bottom);
+        assert!(matches("-9223372036854775808", &body));
+        assert!(!matches("-9223372036854775807", &body));
+    }
+
+    #[test]
+    fn an_exponent_needs_its_digits() {
+        let float = |v: f64| Shallow::Number(v.to_bits());
+        let value = float(4200.0);
+        let body = Body::Value(&value);
+        for same in ["4.2e3", "4.2E3", "4.2e+3", "42e2", "420000e-2"] {
+            assert!(matches(same, &body), "{same}");
+        }
+        for other in [
+            "4.2e", "4.2e+", "4.2e-", "4.2e+-3", "4.2e3x", "4.2ex3", "4.2e3.0", "4.2f3",
+        ] {
+            assert!(!matches(other, &body), "{other}");
+        }
     }
 
     #[test]
