@@ -168,11 +168,6 @@ impl Legacy {
         !self.served.is_empty()
     }
 
-    /// The legacy versions served, in configured order.
-    pub fn served(&self) -> &[LegacyVersion] {
-        &self.served
-    }
-
     /// Version negotiation: `requested` if it is served, else the newest
     /// legacy version served. `None` only when the legacy path is off.
     pub fn negotiate(&self, requested: &str) -> Option<LegacyVersion> {
@@ -260,8 +255,8 @@ impl Legacy {
         params: &MethodParams<'_>,
         executor: &mut E,
     ) -> Result<&'s [u8], RpcError<'static>> {
+        // `ping` never comes here: `answer` serves it in every state.
         match method {
-            "ping" => Ok(EMPTY_RESULT),
             "tools/list" if params.cursor => Err(INVALID_CURSOR),
             "tools/list" => Ok(&self.list),
             "tools/call" => match call_tool(catalog, params, executor, Era::Legacy)? {

@@ -327,6 +327,15 @@ mod tests {
         // Requests are served between the reply and notifications/initialized.
         let list = send(&mut session, &legacy(3, "tools/list", json!({}))).unwrap();
         assert_eq!(list["result"]["tools"][0]["name"], "get_order");
+        // notifications/initialized of the modern era is the core's
+        // notification, not the handshake's: no change.
+        let mut modern_initialized = modern(0, "notifications/initialized");
+        modern_initialized.as_object_mut().unwrap().remove("id");
+        assert_eq!(send(&mut session, &modern_initialized), None);
+        assert_eq!(
+            session.state(),
+            State::Initialized(LegacyVersion::V2025_06_18)
+        );
         assert_eq!(send(&mut session, &initialized()), None);
         assert_eq!(
             session.state(),
