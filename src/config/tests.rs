@@ -259,3 +259,36 @@ fn example_config_offers_both_tools() {
             .any(|s| s.product_id == "python-book" && s.stock == 3)
     );
 }
+
+#[test]
+fn param_headers_are_checked_at_load() {
+    // H14, TOOLS-08: each refusal beside a neighbour that loads.
+    let file = |tool: &str, param: &str, header: &str| {
+        serde_json::json!({"param_headers": {tool: {param: header}}}).to_string()
+    };
+    for (tool, param, header) in [
+        ("get_order", "order_id", "Order-Id"),
+        ("lookup_stock", "product_id", "P"),
+        ("get_order", "order_id", "a0!#$%&'*+-.^_`|~Z9"),
+    ] {
+        let json = file(tool, param, header);
+        Config::from_json(json.as_bytes()).unwrap_or_else(|e| panic!("{json}: {e}"));
+    }
+    let (mirror, token) = (
+        "not a tool parameter that can be mirrored",
+        "not an HTTP field-name token",
+    );
+    for (tool, param, header, reason) in [
+        ("get_order", "status", "Status", mirror),
+        ("lookup_order", "order_id", "Order-Id", mirror),
+        ("get_order", "order_id", "", token),
+        ("get_order", "order_id", "Order Id", token),
+        ("get_order", "order_id", "Order:Id", token),
+        ("get_order", "order_id", "Order-Idé", token),
+        ("get_order", "order_id", "(Id)", token),
+    ] {
+        let json = file(tool, param, header);
+        let err = Config::from_json(json.as_bytes()).expect_err(&json);
+        assert!(err.to_string().contains(reason), "{json}: {err}");
+    }
+}
