@@ -123,6 +123,14 @@ fn exactly_the_limit_is_accepted() {
     assert!(lines[0].contains("supportedVersions"));
     assert!(lines[1].contains("supportedVersions"));
     assert!(lines[2].contains("-32600"));
+    // Read in pieces, among them one that ends a line of exactly the limit
+    // just before its newline: an unfinished line of the limit's length
+    // may still end there, so it is kept, not refused.
+    for n in [1, 7, 1024, 1025, 4096] {
+        let input = format!("{line}\n{line}\n{line} \n");
+        let (piecewise, _) = trickled(&server, input.as_bytes(), n);
+        assert_eq!(String::from_utf8(piecewise).unwrap(), text, "{n}");
+    }
 }
 
 #[test]
