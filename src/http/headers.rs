@@ -319,81 +319,84 @@ mod matches_tests {
     use super::*;
     use crate::json::Int;
 
+    /// `value` in the body is matched by every header of `same` and by
+    /// none of `other`.
+    fn judged(value: Shallow<'_>, same: &[&str], other: &[&str]) {
+        let body = Body::Value(&value);
+        for header in same {
+            assert!(matches(header, &body), "{header} should match");
+        }
+        for header in other {
+            assert!(!matches(header, &body), "{header} should not match");
+        }
+    }
+
+    fn int(v: i64) -> Shallow<'static> {
+        Shallow::Integer(Int::from(v))
+    }
+
+    fn float(v: f64) -> Shallow<'static> {
+        Shallow::Number(v.to_bits())
+    }
+
     #[test]
     fn an_integer_body_value_is_matched_by_any_form_of_the_same_number() {
-        let int = |v: i64| Shallow::Integer(Int::from(v));
-        let forty_two = int(42);
-        let body = Body::Value(&forty_two);
-        for same in ["42", "42.0", "4.2e1", "420e-1"] {
-            assert!(matches(same, &body), "{same}");
-        }
-        for other in ["42.5", "43", "41.0", "4.3e1", "x"] {
-            assert!(!matches(other, &body), "{other}");
-        }
+        judged(
+            int(42),
+            &["42", "42.0", "4.2e1", "420e-1"],
+            &["42.5", "43", "41.0", "4.3e1", "x"],
+        );
         // Beyond 2^53 a float cannot tell neighbours apart: only the
         // integer form matches.
-        let big = int((1 << 53) + 1);
-        let body = Body::Value(&big);
-        assert!(matches("9007199254740993", &body));
-        assert!(!matches("9007199254740993.0", &body));
-        assert!(!matches("9007199254740992", &body));
-        let edge = int(1 << 53);
-        let body = Body::Value(&edge);
-        assert!(matches("9007199254740992", &body));
-        assert!(!matches("9007199254740992.0", &body));
+        judged(
+            int((1 << 53) + 1),
+            &["9007199254740993"],
+            &["9007199254740993.0", "9007199254740992"],
+        );
+        judged(int(1 << 53), &["9007199254740992"], &["9007199254740992.0"]);
         // Zero is an integer like any other; a leading zero is not JSON.
-        let zero = int(0);
-        let body = Body::Value(&zero);
-        for same in ["0", "-0", "0.0", "0e5"] {
-            assert!(matches(same, &body), "{same}");
-        }
-        for other in ["00", "01", "-00", "0x0", "+0"] {
-            assert!(!matches(other, &body), "{other}");
-        }
+        judged(
+            int(0),
+            &["0", "-0", "0.0", "0e5"],
+            &["00", "01", "-00", "0x0", "+0"],
+        );
         // The ends of the 64-bit ranges, signed and unsigned, are integers
         // (as they are in the body), so only their own digits match.
-        let top = Shallow::Integer(Int::from(u64::MAX));
-        let body = Body::Value(&top);
-        assert!(matches("18446744073709551615", &body));
-        assert!(!matches("18446744073709551614", &body));
-        assert!(!matches("1.8446744073709551615e19", &body));
-        let bottom = int(i64::MIN);
-        let body = Body::Value(&bottom);
-        assert!(matches("-9223372036854775808", &body));
-        assert!(!matches("-9223372036854775807", &body));
+        judged(
+            Shallow::Integer(Int::from(u64::MAX)),
+            &["18446744073709551615"],
+            &["18446744073709551614", "1.8446744073709551615e19"],
+        );
+        judged(
+            int(i64::MIN),
+            &["-9223372036854775808"],
+            &["-9223372036854775807"],
+        );
     }
 
     #[test]
     fn an_exponent_needs_its_digits() {
-        let float = |v: f64| Shallow::Number(v.to_bits());
-        let value = float(4200.0);
-        let body = Body::Value(&value);
-        for same in ["4.2e3", "4.2E3", "4.2e+3", "42e2", "420000e-2"] {
-            assert!(matches(same, &body), "{same}");
-        }
-        for other in [
-            "4.2e", "4.2e+", "4.2e-", "4.2e+-3", "4.2e3x", "4.2ex3", "4.2e3.0", "4.2f3",
-        ] {
-            assert!(!matches(other, &body), "{other}");
-        }
+        judged(
+            float(4200.0),
+            &["4.2e3", "4.2E3", "4.2e+3", "42e2", "420000e-2"],
+            &[
+                "4.2e", "4.2e+", "4.2e-", "4.2e+-3", "4.2e3x", "4.2ex3", "4.2e3.0", "4.2f3",
+            ],
+        );
     }
 
     #[test]
     fn a_fractional_body_value_is_matched_by_the_same_number() {
-        let float = |v: f64| Shallow::Number(v.to_bits());
-        let forty_two = float(42.0);
-        let body = Body::Value(&forty_two);
-        for same in ["42", "42.0", "4.2e1"] {
-            assert!(matches(same, &body), "{same}");
-        }
-        for other in ["43", "41", "42.5", "x"] {
-            assert!(!matches(other, &body), "{other}");
-        }
+        judged(
+            float(42.0),
+            &["42", "42.0", "4.2e1"],
+            &["43", "41", "42.5", "x"],
+        );
         // An integer header from 2^53 on is not compared through a float.
-        let edge = float(9_007_199_254_740_992.0);
-        let body = Body::Value(&edge);
-        assert!(!matches("9007199254740992", &body));
-        assert!(!matches("9007199254740993", &body));
-        assert!(matches("9007199254740992.0", &body));
+        judged(
+            float(9_007_199_254_740_992.0),
+            &["9007199254740992.0"],
+            &["9007199254740992", "9007199254740993"],
+        );
     }
 }
