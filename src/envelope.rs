@@ -35,7 +35,7 @@ use std::fmt;
 use serde::de::{DeserializeSeed, Deserializer, MapAccess, Visitor};
 use serde_json::value::RawValue;
 
-use crate::config::input::InputKind;
+use crate::config::input::Need;
 use crate::error::{Code, ErrorData, RpcError};
 use crate::json::{ScanSeed, Shallow, Str, write_str};
 use crate::meta::{ParamsField, ParamsSeed};
@@ -438,14 +438,32 @@ pub(crate) fn write_error_text(
         }
         ErrorData::RequiredCapabilities(bits) => {
             out.extend_from_slice(b",\"data\":{\"requiredCapabilities\":{");
+            // Each capability once, in `Need::ALL`'s order, as an object
+            // of the sub-capabilities missing (row I14): `{"elicitation":
+            // {"form":{}}}`, `{"sampling":{"tools":{}}}`, `{"roots":{}}`.
             let mut first = true;
-            for kind in InputKind::ALL.iter().filter(|k| bits & k.bit() != 0) {
+            for capability in ["elicitation", "roots", "sampling"] {
+                let mut needs = Need::ALL
+                    .into_iter()
+                    .filter(|n| n.capability() == capability && bits & n.bit() != 0)
+                    .peekable();
+                if needs.peek().is_none() {
+                    continue;
+                }
                 if !first {
                     out.push(b',');
                 }
                 first = false;
-                write_str(out, kind.capability());
-                out.extend_from_slice(b":{}");
+                write_str(out, capability);
+                out.extend_from_slice(b":{");
+                for (n, sub) in needs.filter_map(Need::sub).enumerate() {
+                    if n > 0 {
+                        out.push(b',');
+                    }
+                    write_str(out, sub);
+                    out.extend_from_slice(b":{}");
+                }
+                out.push(b'}');
             }
             out.extend_from_slice(b"}}");
         }

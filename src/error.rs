@@ -68,8 +68,8 @@ pub enum ErrorData<'a> {
     /// client sent it (row R6; `server/resources.mdx#error-handling`).
     Uri(Cow<'a, str>),
     /// `{"requiredCapabilities": {...}}` (MissingRequiredClientCapabilityError):
-    /// one empty object per missing capability, as the bits of
-    /// `crate::config::input::InputKind::bit`.
+    /// per missing capability an object of its missing sub-capabilities
+    /// (row I14), as the bits of `crate::config::input::Need::bit`.
     RequiredCapabilities(u8),
 }
 

@@ -56,7 +56,7 @@
 //! | metadata and versions | `meta` | `params._meta`, protocol versions, `initialize` |
 //! | dispatch | `dispatch` | methods and their params |
 //! | tools, resources, prompts | `tools`, `resources`, `prompts`, `completion` | the tool catalog, `inputSchema` checks, tool results; resource lists and reads; prompts; completion |
-//! | multi round-trip requests | `input` | the configured tools and prompts that ask for input first: rounds, `InputRequiredResult`, the HMAC-protected `requestState` (feature `state`), `-32021` (rows I1 to I13) |
+//! | multi round-trip requests | `input` | the configured tools and prompts that ask for input first: rounds, `InputRequiredResult`, the HMAC-protected `requestState` (feature `state`), `-32021` (rows I1 to I15) |
 //! | configuration | `config`, [`catalog`] | user, data, identity, versions, hints, limits; the resources, order template and prompts offered |
 //!
 //! `error` (the error codes), `json` (borrowed, duplicate-detecting

@@ -35,7 +35,7 @@ use std::fmt;
 
 use serde::de::{DeserializeSeed, Deserializer, MapAccess, Visitor};
 
-use crate::config::input::InputKind;
+use crate::config::input::Need;
 use crate::dispatch::MethodParams;
 use crate::error::{Code, ErrorData, RpcError};
 use crate::json::{ScanSeed, Shallow, visit_object};
@@ -89,10 +89,12 @@ pub struct Meta<'a> {
     /// `io.modelcontextprotocol/clientCapabilities`: `Some(true)` when it is
     /// an object whose defined capabilities are objects.
     pub client_capabilities_ok: Option<bool>,
-    /// The input capabilities `clientCapabilities` declares (objects named
-    /// `elicitation`, `roots`, `sampling`), as the bits of
-    /// `crate::config::input::InputKind::bit`: what a multi round-trip
-    /// request may ask this request's client for.
+    /// The input capabilities and sub-capabilities `clientCapabilities`
+    /// declares (objects named `elicitation`, `roots`, `sampling`, and in
+    /// them `form`, `url`, `tools`, `context`; an `elicitation` naming no
+    /// mode is form mode), as the bits of `crate::config::input::Need::bit`:
+    /// what a multi round-trip request may ask this request's client for
+    /// (rows I3, I14).
     pub declared: u8,
     /// `io.modelcontextprotocol/clientInfo`: `Some(true)` when it is an
     /// `Implementation`.
@@ -305,8 +307,10 @@ impl<'de> DeserializeSeed<'de> for ShapeSeed<'_> {
         let mut name = false;
         let mut version = false;
         let mut declared = 0u8;
+        let mut subs = Subs::default();
         let is_object = d.deserialize_any(ShapeVisitor {
             dup: &mut dup,
+            subs: matches!(shape, Shape::Capabilities).then_some(&mut subs),
             on_member: &mut |key: &str, value: &Shallow<'_>| match shape {
                 Shape::Capabilities => {
                     if matches!(
@@ -316,10 +320,13 @@ impl<'de> DeserializeSeed<'de> for ShapeSeed<'_> {
                     {
                         ok = false;
                     }
-                    if *value == Shallow::Object
-                        && let Some(kind) = InputKind::ALL.iter().find(|k| k.capability() == key)
-                    {
-                        declared |= kind.bit();
+                    if *value == Shallow::Object {
+                        declared |= match key {
+                            "elicitation" => ELICITATION,
+                            "roots" => Need::Roots.bit(),
+                            "sampling" => Need::Sampling.bit(),
+                            _ => 0,
+                        };
                     }
                 }
                 Shape::Implementation => match key {
@@ -336,7 +343,7 @@ impl<'de> DeserializeSeed<'de> for ShapeSeed<'_> {
         if dup {
             *self.dup = true;
         }
-        *self.declared = declared;
+        *self.declared = subs.declared(declared);
         Ok(is_object
             && ok
             && match shape {
@@ -346,8 +353,114 @@ impl<'de> DeserializeSeed<'de> for ShapeSeed<'_> {
     }
 }
 
+/// A mark, in the bits [`ShapeSeed`] gathers, for an `elicitation`
+/// object: never a [`Need`] bit (those are 1 to 32).
+const ELICITATION: u8 = 128;
+
+/// The members of `elicitation` and `sampling` that declare a
+/// sub-capability (row I14), as the capabilities object is scanned.
+#[derive(Default)]
+struct Subs {
+    /// `form` an object (1), `url` an object (2), `form` or `url`
+    /// present at all (4).
+    elicitation: u8,
+    /// `tools` an object (1), `context` an object (2).
+    sampling: u8,
+}
+
+impl Subs {
+    /// The [`Need`] bits declared, from the capabilities declared as
+    /// objects (`top`: [`ELICITATION`], `roots`, `sampling`): an
+    /// `elicitation` object declares the modes it has as objects, and form
+    /// mode when it names neither mode ("an empty capabilities object is
+    /// equivalent to declaring support for form mode only",
+    /// `client/elicitation.mdx`); a `sampling` object declares
+    /// `sampling.tools` and `sampling.context` when they are objects.
+    fn declared(&self, top: u8) -> u8 {
+        let mut bits = top & !ELICITATION;
+        if top & ELICITATION != 0 {
+            if self.elicitation & 1 != 0 || self.elicitation & 4 == 0 {
+                bits |= Need::ElicitationForm.bit();
+            }
+            if self.elicitation & 2 != 0 {
+                bits |= Need::ElicitationUrl.bit();
+            }
+        }
+        if top & Need::Sampling.bit() != 0 {
+            if self.sampling & 1 != 0 {
+                bits |= Need::SamplingTools.bit();
+            }
+            if self.sampling & 2 != 0 {
+                bits |= Need::SamplingContext.bit();
+            }
+        }
+        bits
+    }
+}
+
+/// A capability's value, scanned as [`ScanSeed`] scans it, noting which of
+/// its members `marks` names are objects (mark bit) or present (`present`
+/// bit, for the members marked with one).
+struct SubSeed<'d> {
+    dup: &'d mut bool,
+    /// Member name, bit when it is an object, bit when it is present.
+    marks: &'static [(&'static str, u8, u8)],
+    out: &'d mut u8,
+}
+
+impl<'de> DeserializeSeed<'de> for SubSeed<'_> {
+    type Value = Shallow<'de>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Shallow<'de>, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for SubSeed<'_> {
+    type Value = Shallow<'de>;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a capability object")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Shallow<'de>, A::Error> {
+        let (marks, out) = (self.marks, self.out);
+        visit_object(&mut map, self.dup, |key, map, dup| {
+            let value = map.next_value_seed(ScanSeed { dup })?;
+            if let Some((_, object, present)) = marks.iter().find(|(name, _, _)| *name == key) {
+                *out |= present;
+                if value == Shallow::Object {
+                    *out |= object;
+                }
+            }
+            Ok(())
+        })?;
+        Ok(Shallow::Object)
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, seq: A) -> Result<Shallow<'de>, A::Error> {
+        ScanSeed { dup: self.dup }.visit_seq(seq)
+    }
+    fn visit_unit<E>(self) -> Result<Shallow<'de>, E> {
+        Ok(Shallow::Null)
+    }
+    fn visit_bool<E>(self, v: bool) -> Result<Shallow<'de>, E> {
+        Ok(Shallow::Bool(v))
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<Shallow<'de>, E> {
+        Ok(Shallow::Integer(v.into()))
+    }
+    fn visit_u64<E>(self, v: u64) -> Result<Shallow<'de>, E> {
+        Ok(Shallow::Integer(v.into()))
+    }
+    fn visit_f64<E>(self, v: f64) -> Result<Shallow<'de>, E> {
+        Ok(Shallow::Number(v.to_bits()))
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Shallow<'de>, E> {
+        Ok(Shallow::Str(std::borrow::Cow::Owned(v.to_owned())))
+    }
+}
+
 struct ShapeVisitor<'d, 'f> {
     dup: &'d mut bool,
+    /// For `ClientCapabilities`: where the sub-capabilities go.
+    subs: Option<&'d mut Subs>,
     on_member: &'f mut dyn FnMut(&str, &Shallow<'_>),
 }
 
@@ -359,8 +472,21 @@ impl<'de> Visitor<'de> for ShapeVisitor<'_, '_> {
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<bool, A::Error> {
         let on_member = self.on_member;
+        let mut subs = self.subs;
         visit_object(&mut map, self.dup, |key, map, dup| {
-            let value = map.next_value_seed(ScanSeed { dup })?;
+            let value = match (subs.as_deref_mut(), key) {
+                (Some(subs), "elicitation") => map.next_value_seed(SubSeed {
+                    dup,
+                    marks: &[("form", 1, 4), ("url", 2, 4)],
+                    out: &mut subs.elicitation,
+                })?,
+                (Some(subs), "sampling") => map.next_value_seed(SubSeed {
+                    dup,
+                    marks: &[("tools", 1, 0), ("context", 2, 0)],
+                    out: &mut subs.sampling,
+                })?,
+                _ => map.next_value_seed(ScanSeed { dup })?,
+            };
             on_member(key, &value);
             Ok(())
         })?;

@@ -1,4 +1,4 @@
-//! Multi round-trip requests (docs/behavior.md, rows I1 to I13) against
+//! Multi round-trip requests (docs/behavior.md, rows I1 to I15) against
 //! the model (`mcp_reference_testkit::model::input`): the conformance
 //! suite's flows over `data/conformance.json`, generated walks of
 //! rounds, and every way a `requestState` can be turned against the server

@@ -1,5 +1,5 @@
 //! A model-based test of multi round-trip requests (docs/behavior.md, rows
-//! I1 to I13) over the pure core: random interleavings of first requests,
+//! I1 to I15) over the pure core: random interleavings of first requests,
 //! answers, states replayed from any earlier round, states presented by
 //! another user, to a server with another key, on another target, with one
 //! byte changed, and the clock moving past their expiry.

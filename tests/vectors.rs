@@ -565,7 +565,7 @@ const VECTOR_TIME: u64 = 1_000_000;
 const OPAQUE: &str = "/result/requestState";
 
 /// One modern request answered by the core at the epoch and judged by the
-/// model (and, for an input target, by the model of rows I1 to I13 at
+/// model (and, for an input target, by the model of rows I1 to I15 at
 /// the same time); the reply and any notifications before it validated
 /// against the schema. Sets the line's `before` where the vector judges
 /// notifications; a vector without `before` gets none.
@@ -586,7 +586,7 @@ fn answer_one(
         .as_ref()
         .filter(|v| generic.row.starts_with('I') && model::input::target(c, v).is_some());
     // A well-formed request to an input target is judged by the model of
-    // rows I1 to I13 at the vectors' time (its states expire); any other
+    // rows I1 to I15 at the vectors' time (its states expire); any other
     // by the generic model.
     let expect = match input {
         Some(value) => {

@@ -1,6 +1,6 @@
 //! The configuration of multi round-trip requests: the tools and prompts
 //! that ask the client for input before they complete, and the key that
-//! protects the `requestState` they issue (rows I1 to I12 of
+//! protects the `requestState` they issue (rows I1 to I15 of
 //! docs/behavior.md, "Multi round-trip requests").
 //!
 //! ```json
@@ -64,20 +64,85 @@ impl InputKind {
             InputKind::Sampling => "sampling",
         }
     }
-    /// Its bit in a set of declared capabilities.
-    pub fn bit(self) -> u8 {
-        match self {
-            InputKind::Elicitation => 1,
-            InputKind::Roots => 2,
-            InputKind::Sampling => 4,
-        }
-    }
     /// Every kind, in the order `requiredCapabilities` lists them.
     pub const ALL: [InputKind; 3] = [
         InputKind::Elicitation,
         InputKind::Roots,
         InputKind::Sampling,
     ];
+}
+
+/// What an input request needs its client to declare: a capability, or a
+/// sub-capability of one (row I14 of docs/behavior.md). Sets of them are
+/// the bits of [`Need::bit`]: what a request declares
+/// (`crate::meta::Meta::declared`), what an input needs
+/// ([`InputSpec::needs`]), and what a `-32021` names.
+///
+/// Spec: 2026-07-28 `client/elicitation.mdx`, "Capabilities" (the modes
+/// `form` and `url`; an empty `elicitation` object is form mode only;
+/// servers MUST NOT send a mode the client does not support);
+/// `client/sampling.mdx`, "Tools in Sampling" (a tool-enabled request
+/// MUST NOT go to a client without `sampling.tools`) and "Capabilities"
+/// (`includeContext` other than `none` SHOULD NOT be used without
+/// `sampling.context`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Need {
+    /// `elicitation.form`: a form-mode `elicitation/create`.
+    ElicitationForm,
+    /// `elicitation.url`: a URL-mode `elicitation/create`.
+    ElicitationUrl,
+    /// `roots`: a `roots/list`.
+    Roots,
+    /// `sampling`: a `sampling/createMessage`.
+    Sampling,
+    /// `sampling.tools`: a sampling request with `tools` or `toolChoice`.
+    SamplingTools,
+    /// `sampling.context`: a sampling request whose `includeContext` is
+    /// not `none`.
+    SamplingContext,
+}
+
+impl Need {
+    /// Every need, in the order `requiredCapabilities` names them: the
+    /// capabilities as DEC44 orders them, and within one its members in
+    /// `schema.ts`'s declaration order (`form`, `url`; `context`, `tools`).
+    pub(crate) const ALL: [Need; 6] = [
+        Need::ElicitationForm,
+        Need::ElicitationUrl,
+        Need::Roots,
+        Need::Sampling,
+        Need::SamplingContext,
+        Need::SamplingTools,
+    ];
+    /// Its bit in a set.
+    pub(crate) fn bit(self) -> u8 {
+        match self {
+            Need::ElicitationForm => 1,
+            Need::ElicitationUrl => 2,
+            Need::Roots => 4,
+            Need::Sampling => 8,
+            Need::SamplingTools => 16,
+            Need::SamplingContext => 32,
+        }
+    }
+    /// The `ClientCapabilities` member it is (part of).
+    pub(crate) fn capability(self) -> &'static str {
+        match self {
+            Need::ElicitationForm | Need::ElicitationUrl => "elicitation",
+            Need::Roots => "roots",
+            Need::Sampling | Need::SamplingTools | Need::SamplingContext => "sampling",
+        }
+    }
+    /// The member of that capability's object it is, if it is one.
+    pub(crate) fn sub(self) -> Option<&'static str> {
+        match self {
+            Need::ElicitationForm => Some("form"),
+            Need::ElicitationUrl => Some("url"),
+            Need::Roots | Need::Sampling => None,
+            Need::SamplingTools => Some("tools"),
+            Need::SamplingContext => Some("context"),
+        }
+    }
 }
 
 /// One input request of a round.
@@ -96,6 +161,43 @@ pub struct InputSpec {
     pub optional: bool,
     /// The request's `params`, as sent.
     pub params: Value,
+}
+
+impl InputSpec {
+    /// What the request needs its client to declare, as the bits of
+    /// [`Need::bit`] (row I14): an elicitation its mode (`url` when
+    /// `params.mode` is `"url"`, else form, the mode a request without
+    /// `mode` is); a sampling request `sampling`, with `sampling.tools`
+    /// when its params carry `tools` or `toolChoice` (`client/sampling.mdx`,
+    /// "Tools in Sampling"; the schema: a client MUST return an error for
+    /// either without `sampling.tools`) and `sampling.context` when they
+    /// carry an `includeContext` other than `"none"`; roots `roots`.
+    pub(crate) fn needs(&self) -> u8 {
+        match self.kind {
+            InputKind::Elicitation => {
+                if self.params.get("mode").and_then(Value::as_str) == Some("url") {
+                    Need::ElicitationUrl.bit()
+                } else {
+                    Need::ElicitationForm.bit()
+                }
+            }
+            InputKind::Roots => Need::Roots.bit(),
+            InputKind::Sampling => {
+                let mut bits = Need::Sampling.bit();
+                if self.params.get("tools").is_some() || self.params.get("toolChoice").is_some() {
+                    bits |= Need::SamplingTools.bit();
+                }
+                if self
+                    .params
+                    .get("includeContext")
+                    .is_some_and(|c| c.as_str() != Some("none"))
+                {
+                    bits |= Need::SamplingContext.bit();
+                }
+                bits
+            }
+        }
+    }
 }
 
 /// A tool or prompt that asks for input before it completes.
@@ -272,11 +374,43 @@ fn check_params(input: &InputSpec) -> Result<(), &'static str> {
             {
                 return Err("a sampling request needs an integer maxTokens of at least 1");
             }
+            if params.get("tools").is_some_and(|t| !sampling_tools(t)) {
+                return Err(
+                    "a sampling request's tools must be a non-empty array of tools, each with a string name and an inputSchema object",
+                );
+            }
+            if params.get("toolChoice").is_some_and(|c| !c.is_object()) {
+                return Err("a sampling request's toolChoice must be an object");
+            }
+            if params
+                .get("includeContext")
+                .is_some_and(|c| !matches!(c.as_str(), Some("none" | "thisServer" | "allServers")))
+            {
+                return Err(
+                    "a sampling request's includeContext must be \"none\", \"thisServer\" or \"allServers\"",
+                );
+            }
             Ok(())
         }
         InputKind::Elicitation => {
             if !params.get("message").is_some_and(Value::is_string) {
                 return Err("an elicitation request needs a string message");
+            }
+            if params.contains_key("elicitationId") {
+                return Err(
+                    "elicitationId was removed from URL-mode elicitation in 2026-07-28 (its changelog, item 11); a correlation belongs in requestState",
+                );
+            }
+            match params.get("mode") {
+                None => {}
+                Some(mode) if mode.as_str() == Some("form") => {}
+                Some(mode) if mode.as_str() == Some("url") => return url_mode(params),
+                Some(_) => return Err("an elicitation request's mode must be \"form\" or \"url\""),
+            }
+            if params.contains_key("url") {
+                return Err(
+                    "a form-mode elicitation request takes no url (a URL-mode one says \"mode\": \"url\")",
+                );
             }
             let schema = params.get("requestedSchema").and_then(Value::as_object);
             let Some(schema) = schema else {
@@ -308,6 +442,47 @@ fn check_params(input: &InputSpec) -> Result<(), &'static str> {
             Ok(())
         }
     }
+}
+
+/// A URL-mode elicitation's params (`client/elicitation.mdx`, "URL Mode
+/// Elicitation Requests": `mode: "url"`, a `message`, and a `url` that
+/// MUST be a valid URL; the schema's `ElicitRequestURLParams`), checked
+/// once `mode` and `message` are: an absolute `https` or `http` URL with
+/// a host and no whitespace or control character; no `requestedSchema`,
+/// which only form mode has.
+fn url_mode(params: &serde_json::Map<String, Value>) -> Result<(), &'static str> {
+    if params.contains_key("requestedSchema") {
+        return Err("a URL-mode elicitation request takes no requestedSchema (form mode has one)");
+    }
+    let url = params.get("url").and_then(Value::as_str);
+    let valid = url.is_some_and(|u| {
+        let rest = u
+            .strip_prefix("https://")
+            .or_else(|| u.strip_prefix("http://"));
+        let host = rest.and_then(|r| r.split(['/', '?', '#']).next());
+        host.is_some_and(|h| !h.is_empty())
+            && !u.chars().any(|c| c.is_whitespace() || c.is_control())
+    });
+    if valid {
+        Ok(())
+    } else {
+        Err(
+            "a URL-mode elicitation request needs a url: an absolute https or http URL with a host and no whitespace",
+        )
+    }
+}
+
+/// Whether `tools` is what a tool-enabled sampling request carries: a
+/// non-empty array of `Tool`s, each with a string `name` and an
+/// `inputSchema` object (`client/sampling.mdx`, "Tools in Sampling").
+fn sampling_tools(tools: &Value) -> bool {
+    tools.as_array().is_some_and(|tools| {
+        !tools.is_empty()
+            && tools.iter().all(|t| {
+                t.get("name").is_some_and(Value::is_string)
+                    && t.get("inputSchema").is_some_and(Value::is_object)
+            })
+    })
 }
 
 #[cfg(test)]
@@ -422,6 +597,157 @@ mod tests {
                 .contains("maxTokens")
         );
         assert_eq!(ok(&target(json!([[sampling(1)]]), false)), Ok(()));
+    }
+
+    /// URL mode and tool-enabled or context sampling, at load: what the
+    /// spec asks of each request, refused with its reason (row I15,
+    /// DEC52).
+    #[test]
+    fn url_mode_and_sampling_sub_capabilities_load_or_say_why() {
+        let load = |input: Value| target(json!([[input]]), false).validate(&[], &[]);
+        let url = |params: Value| json!({"key": "u", "kind": "elicitation", "params": params});
+        assert_eq!(
+            load(url(
+                json!({"mode": "url", "message": "m", "url": "https://example.com/a?b#c"})
+            )),
+            Ok(())
+        );
+        assert_eq!(
+            load(url(
+                json!({"mode": "url", "message": "m", "url": "http://h"})
+            )),
+            Ok(())
+        );
+        for (params, why) in [
+            (json!({"mode": "url", "message": "m"}), "needs a url"),
+            (
+                json!({"mode": "url", "message": "m", "url": "ftp://h/x"}),
+                "needs a url",
+            ),
+            (
+                json!({"mode": "url", "message": "m", "url": "https://"}),
+                "needs a url",
+            ),
+            (
+                json!({"mode": "url", "message": "m", "url": "https:///x"}),
+                "needs a url",
+            ),
+            (
+                json!({"mode": "url", "message": "m", "url": "https://h/a b"}),
+                "needs a url",
+            ),
+            (
+                json!({"mode": "url", "message": "m", "url": 5}),
+                "needs a url",
+            ),
+            (json!({"mode": "url", "url": "https://h"}), "string message"),
+            (
+                json!({"mode": "url", "message": "m", "url": "https://h", "elicitationId": "e"}),
+                "elicitationId",
+            ),
+            (
+                json!({"mode": "url", "message": "m", "url": "https://h",
+                "requestedSchema": {"type": "object", "properties": {}}}),
+                "no requestedSchema",
+            ),
+            (
+                json!({"mode": "popup", "message": "m", "url": "https://h"}),
+                "mode must be",
+            ),
+            (
+                json!({"mode": "form", "message": "m", "url": "https://h",
+                "requestedSchema": {"type": "object", "properties": {}}}),
+                "takes no url",
+            ),
+        ] {
+            let err = load(url(params.clone())).unwrap_err();
+            assert!(err.contains(why), "{params}: {err}");
+        }
+        let form = json!({"mode": "form", "message": "m",
+            "requestedSchema": {"type": "object", "properties": {}}});
+        assert_eq!(load(url(form)), Ok(()));
+        let sampling = |extra: Value| {
+            let mut params = json!({"messages": [{"role": "user",
+                "content": {"type": "text", "text": "q"}}], "maxTokens": 1});
+            for (k, v) in extra.as_object().unwrap() {
+                params[k] = v.clone();
+            }
+            json!({"key": "s", "kind": "sampling", "params": params})
+        };
+        let tool = json!({"name": "t", "inputSchema": {"type": "object"}});
+        for extra in [
+            json!({"tools": [tool.clone()]}),
+            json!({"tools": [tool.clone()], "toolChoice": {"mode": "auto"}}),
+            json!({"includeContext": "none"}),
+            json!({"includeContext": "thisServer"}),
+            json!({"includeContext": "allServers"}),
+        ] {
+            assert_eq!(load(sampling(extra.clone())), Ok(()), "{extra}");
+        }
+        for (extra, why) in [
+            (json!({"tools": []}), "tools must be"),
+            (json!({"tools": [{"name": "t"}]}), "tools must be"),
+            (json!({"tools": [{"inputSchema": {}}]}), "tools must be"),
+            (json!({"tools": {}}), "tools must be"),
+            (json!({"toolChoice": "auto"}), "toolChoice"),
+            (json!({"includeContext": "everything"}), "includeContext"),
+            (json!({"includeContext": null}), "includeContext"),
+        ] {
+            let err = load(sampling(extra.clone())).unwrap_err();
+            assert!(err.contains(why), "{extra}: {err}");
+        }
+    }
+
+    /// What each input needs (row I14): its mode, `sampling.tools` for
+    /// `tools` or `toolChoice`, `sampling.context` for an
+    /// `includeContext` other than `none`.
+    #[test]
+    fn each_input_needs_what_its_params_call_for() {
+        let needs = |kind: InputKind, params: Value| {
+            InputSpec {
+                key: "k".into(),
+                kind,
+                optional: false,
+                params,
+            }
+            .needs()
+        };
+        let bits = |ns: &[Need]| ns.iter().fold(0, |b, n| b | n.bit());
+        let e = InputKind::Elicitation;
+        let s = InputKind::Sampling;
+        assert_eq!(needs(e, json!({})), bits(&[Need::ElicitationForm]));
+        assert_eq!(
+            needs(e, json!({"mode": "form"})),
+            bits(&[Need::ElicitationForm])
+        );
+        assert_eq!(
+            needs(e, json!({"mode": "url"})),
+            bits(&[Need::ElicitationUrl])
+        );
+        assert_eq!(needs(InputKind::Roots, json!({})), bits(&[Need::Roots]));
+        assert_eq!(needs(s, json!({})), bits(&[Need::Sampling]));
+        assert_eq!(
+            needs(s, json!({"includeContext": "none"})),
+            bits(&[Need::Sampling])
+        );
+        assert_eq!(
+            needs(s, json!({"tools": []})),
+            bits(&[Need::Sampling, Need::SamplingTools])
+        );
+        assert_eq!(
+            needs(s, json!({"toolChoice": {}})),
+            bits(&[Need::Sampling, Need::SamplingTools])
+        );
+        assert_eq!(
+            needs(s, json!({"includeContext": "thisServer", "tools": []})),
+            bits(&[Need::Sampling, Need::SamplingTools, Need::SamplingContext])
+        );
+        // Every bit its own.
+        let all = Need::ALL.iter().fold(0u8, |b, n| {
+            assert_eq!(b & n.bit(), 0);
+            b | n.bit()
+        });
+        assert_eq!(all.count_ones(), 6);
     }
 
     #[test]

@@ -4,7 +4,8 @@
 //!
 //! | kind | a valid answer |
 //! | --- | --- |
-//! | elicitation | `ElicitResult`: `action` one of `accept`, `decline`, `cancel`; with `accept`, a `content` object in which every property the `requestedSchema` requires is present and every property it declares that is present has its type (`string`, `number`, `integer`, `boolean`; a string `enum` respected); members it does not declare are ignored |
+//! | elicitation, URL mode | `ElicitResult`: `action` one of `accept`, `decline`, `cancel`; with `accept`, no `content` (the interaction happens out of band) |
+//! | elicitation, form mode | `ElicitResult`: `action` one of `accept`, `decline`, `cancel`; with `accept`, a `content` object in which every property the `requestedSchema` requires is present and every property it declares that is present has its type (`string`, `number`, `integer`, `boolean`; a string `enum` respected); members it does not declare are ignored |
 //! | sampling | `CreateMessageResult`: `role` `user` or `assistant`, `content` a content block (an object with a string `type`) or a non-empty array of them, `model` a string |
 //! | roots | `ListRootsResult`: `roots` an array of objects each with a `file://` `uri` string (and a string `name` when present) |
 //!
@@ -20,7 +21,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::config::input::{InputKind, InputSpec};
+use crate::config::input::{InputKind, InputSpec, Need};
 
 /// What a valid answer came to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -45,6 +46,12 @@ pub(crate) fn judge(spec: &InputSpec, value: &Value) -> Option<Answer> {
 fn elicitation(spec: &InputSpec, answer: &Map<String, Value>) -> Option<Answer> {
     match answer.get("action").and_then(Value::as_str)? {
         "decline" | "cancel" => Some(Answer::Refused),
+        // A URL-mode accept is consent to go to the URL, and carries no
+        // data: `content` is omitted (client/elicitation.mdx, "Response
+        // Actions"; the schema: `content` only when the mode was form).
+        "accept" if spec.needs() & Need::ElicitationUrl.bit() != 0 => {
+            (!answer.contains_key("content")).then_some(Answer::Accepted)
+        }
         "accept" => {
             let content = answer.get("content")?.as_object()?;
             let schema = spec.params.get("requestedSchema")?;
@@ -158,6 +165,43 @@ mod tests {
         ] {
             assert_eq!(ok(bad.clone()), None, "{bad}");
         }
+    }
+
+    /// I10 for URL mode: an accept carries no `content`; one that does is
+    /// not a valid answer to a URL-mode request (and a form-mode accept
+    /// without it still is not valid).
+    #[test]
+    fn url_mode_answers() {
+        let url = InputSpec {
+            key: "k".into(),
+            kind: InputKind::Elicitation,
+            optional: false,
+            params: json!({"mode": "url", "message": "m", "url": "https://example.com/a"}),
+        };
+        assert_eq!(
+            judge(&url, &json!({"action": "accept"})),
+            Some(Answer::Accepted)
+        );
+        assert_eq!(
+            judge(&url, &json!({"action": "decline"})),
+            Some(Answer::Refused)
+        );
+        assert_eq!(
+            judge(&url, &json!({"action": "cancel"})),
+            Some(Answer::Refused)
+        );
+        for bad in [
+            json!({"action": "accept", "content": {}}),
+            json!({"action": "accept", "content": {"name": "A"}}),
+            json!({"action": "go"}),
+            json!({}),
+        ] {
+            assert_eq!(judge(&url, &bad), None, "{bad}");
+        }
+        assert_eq!(
+            judge(&spec(InputKind::Elicitation), &json!({"action": "accept"})),
+            None
+        );
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! Multi round-trip requests: the configured tools and prompts that answer
 //! with an `InputRequiredResult` until the client has supplied what they
-//! ask for (rows I1 to I12 of docs/behavior.md, "Multi round-trip
+//! ask for (rows I1 to I15 of docs/behavior.md, "Multi round-trip
 //! requests"; configuration in `crate::config::input`).
 //!
 //! One request is judged on its own, in this order (DEC42):
@@ -12,8 +12,10 @@
 //!    without one the request is a first round. A target that issues no
 //!    state ignores one (DEC17 applies to it as to every other tool);
 //! 3. the round's inputs that this request's `clientCapabilities` cannot
-//!    receive: a required one, or a round none of whose inputs it can
-//!    receive, gets `-32021` naming them (I3); optional ones are left out;
+//!    receive, to the sub-capability (an elicitation's mode, a sampling
+//!    request's `tools` and `includeContext`: I14): a required one, or a
+//!    round none of whose inputs it can receive, gets `-32021` naming
+//!    exactly what is missing (I3); optional ones are left out;
 //! 4. each answer to an input of the round is a valid result of its request
 //!    (module `answers`): else `-32602` (I10); an elicitation declined or
 //!    cancelled ends the request without running it (I11); answers to keys
@@ -31,7 +33,8 @@
 //!
 //! Spec: 2026-07-28 `basic/patterns/mrtr.mdx` (whole); `basic/index.mdx`,
 //! "Per-request protocol fields" (`-32021` with `data.requiredCapabilities`,
-//! MUST); `client/elicitation.mdx`, `client/sampling.mdx`,
+//! MUST); `client/elicitation.mdx` (modes, "Capabilities"),
+//! `client/sampling.mdx` (`sampling.tools`, `sampling.context`),
 //! `client/roots.mdx`.
 
 mod answers;
@@ -68,7 +71,7 @@ const MISSING_CAPABILITY: &str = "Missing required client capability: this reque
 const TOOL_REFUSED: &str =
     "declined: the input this tool asked for was declined or cancelled, so it did nothing.";
 
-/// `-32021` naming the capabilities in `bits`.
+/// `-32021` naming the needs in `bits` (of `Need::bit`).
 fn missing(bits: u8) -> RpcError<'static> {
     RpcError {
         code: Code::MissingRequiredClientCapability,
@@ -82,7 +85,8 @@ fn missing(bits: u8) -> RpcError<'static> {
 pub(crate) struct Ask<'r> {
     /// The authenticated principal (the configured user of the server).
     pub principal: &'r str,
-    /// The input capabilities the request declares.
+    /// The input capabilities and sub-capabilities the request declares
+    /// (the bits of `Need::bit`).
     pub declared: u8,
     /// Now, in seconds since 1970.
     pub now: u64,
@@ -428,22 +432,26 @@ impl Inputs {
 }
 
 /// The indices of the inputs of a round this request's client can receive
-/// (step 3 of the module documentation): `-32021` when a required input,
-/// or every input, has a capability the request does not declare.
+/// (step 3 of the module documentation): an input can be received when
+/// the request declares everything it needs, its capability and the
+/// sub-capability its params call for ([`InputSpec::needs`], row I14).
+/// `-32021` when a required input, or every input, cannot, naming exactly
+/// what is missing: the needs of those inputs the request does not
+/// declare.
 fn needed(inputs: &[InputSpec], declared: u8) -> Result<Vec<usize>, RpcError<'static>> {
-    let can = |input: &InputSpec| declared & input.kind.bit() != 0;
+    let lacks = |input: &InputSpec| input.needs() & !declared;
     let required: u8 = inputs
         .iter()
-        .filter(|i| !i.optional && !can(i))
-        .fold(0, |bits, i| bits | i.kind.bit());
+        .filter(|i| !i.optional)
+        .fold(0, |bits, i| bits | lacks(i));
     if required != 0 {
         return Err(missing(required));
     }
     let needed: Vec<usize> = (0..inputs.len())
-        .filter(|&i| inputs.get(i).is_some_and(can))
+        .filter(|&i| inputs.get(i).is_some_and(|input| lacks(input) == 0))
         .collect();
     if needed.is_empty() {
-        let all = inputs.iter().fold(0, |bits, i| bits | i.kind.bit());
+        let all = inputs.iter().fold(0, |bits, i| bits | lacks(i));
         return Err(missing(all));
     }
     Ok(needed)
@@ -522,9 +530,163 @@ mod tests {
         assert_eq!(r["error"]["code"], -32021, "{r}");
         assert_eq!(
             r["error"]["data"]["requiredCapabilities"],
-            serde_json::json!({"elicitation": {}}),
+            serde_json::json!({"elicitation": {"form": {}}}),
             "{r}"
         );
+    }
+
+    const URL: &str = r#"{"mode": "url", "message": "m", "url": "https://example.com/go"}"#;
+    const TOOLS: &str = r#"{"messages": [{"role": "user", "content": {"type": "text", "text": "q"}}],
+        "maxTokens": 5, "tools": [{"name": "x", "inputSchema": {"type": "object"}}]}"#;
+    const CONTEXT: &str = r#"{"messages": [{"role": "user", "content": {"type": "text", "text": "q"}}],
+        "maxTokens": 5, "includeContext": "allServers"}"#;
+
+    /// The `requiredCapabilities` of a reply, or `"asked"` for an
+    /// `InputRequiredResult`.
+    fn outcome(s: &Server, caps: &str) -> serde_json::Value {
+        let r = reply(s, caps);
+        if r["result"]["resultType"] == "input_required" {
+            serde_json::json!("asked")
+        } else {
+            assert_eq!(r["error"]["code"], -32021, "{r}");
+            r["error"]["data"]["requiredCapabilities"].clone()
+        }
+    }
+
+    /// I14: each input needs its sub-capability, and each declared
+    /// combination either receives it or is told exactly what it lacks.
+    #[test]
+    fn each_sub_capability_is_needed_and_named() {
+        use serde_json::json;
+        let form = server(&format!(
+            r#"[{{"key": "a", "kind": "elicitation", "params": {ELICIT}}}]"#
+        ));
+        let url = server(&format!(
+            r#"[{{"key": "a", "kind": "elicitation", "params": {URL}}}]"#
+        ));
+        let tools = server(&format!(
+            r#"[{{"key": "a", "kind": "sampling", "params": {TOOLS}}}]"#
+        ));
+        let context = server(&format!(
+            r#"[{{"key": "a", "kind": "sampling", "params": {CONTEXT}}}]"#
+        ));
+        let want_form = json!({"elicitation": {"form": {}}});
+        let want_url = json!({"elicitation": {"url": {}}});
+        for (caps, f, u) in [
+            ("{}", &want_form, &want_url),
+            (r#"{"elicitation": {}}"#, &json!("asked"), &want_url),
+            (
+                r#"{"elicitation": {"form": {}}}"#,
+                &json!("asked"),
+                &want_url,
+            ),
+            (
+                r#"{"elicitation": {"url": {}}}"#,
+                &want_form,
+                &json!("asked"),
+            ),
+            (
+                r#"{"elicitation": {"form": {}, "url": {}}}"#,
+                &json!("asked"),
+                &json!("asked"),
+            ),
+            // A mode that is not an object declares nothing, and names a
+            // mode, so the empty object's form mode is not implied.
+            (r#"{"elicitation": {"url": true}}"#, &want_form, &want_url),
+            (
+                r#"{"elicitation": {"other": {}}}"#,
+                &json!("asked"),
+                &want_url,
+            ),
+        ] {
+            assert_eq!(&outcome(&form, caps), f, "form, {caps}");
+            assert_eq!(&outcome(&url, caps), u, "url, {caps}");
+        }
+        let want_tools = json!({"sampling": {"tools": {}}});
+        let want_context = json!({"sampling": {"context": {}}});
+        for (caps, t, c) in [
+            ("{}", &want_tools, &want_context),
+            (r#"{"sampling": {}}"#, &want_tools, &want_context),
+            (
+                r#"{"sampling": {"tools": {}}}"#,
+                &json!("asked"),
+                &want_context,
+            ),
+            (
+                r#"{"sampling": {"context": {}}}"#,
+                &want_tools,
+                &json!("asked"),
+            ),
+            (
+                r#"{"sampling": {"tools": {}, "context": {}}}"#,
+                &json!("asked"),
+                &json!("asked"),
+            ),
+            (
+                r#"{"sampling": {"tools": 1, "context": []}}"#,
+                &want_tools,
+                &want_context,
+            ),
+            // Sub-capabilities outside their capability declare nothing.
+            (
+                r#"{"tools": {}, "context": {}, "elicitation": {"tools": {}}}"#,
+                &want_tools,
+                &want_context,
+            ),
+        ] {
+            assert_eq!(&outcome(&tools, caps), t, "tools, {caps}");
+            assert_eq!(&outcome(&context, caps), c, "context, {caps}");
+        }
+        // `includeContext: "none"` needs only sampling.
+        let none = CONTEXT.replace("allServers", "none");
+        let plain = server(&format!(
+            r#"[{{"key": "a", "kind": "sampling", "params": {none}}}]"#
+        ));
+        assert_eq!(outcome(&plain, r#"{"sampling": {}}"#), json!("asked"));
+        // Several missing at once are named together, each capability
+        // once.
+        let all = server(&format!(
+            r#"[{{"key": "a", "kind": "elicitation", "params": {URL}}},
+                {{"key": "b", "kind": "elicitation", "params": {ELICIT}}},
+                {{"key": "c", "kind": "sampling", "params": {TOOLS}}},
+                {{"key": "d", "kind": "sampling", "params": {CONTEXT}}},
+                {{"key": "e", "kind": "roots", "params": {{}}}}]"#
+        ));
+        assert_eq!(
+            outcome(&all, r#"{"sampling": {}}"#),
+            json!({"elicitation": {"form": {}, "url": {}}, "roots": {}, "sampling": {"context": {}, "tools": {}}})
+        );
+        // In `Need::ALL`'s order, as written (DEC44's order; within a
+        // capability schema.ts's).
+        let line = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#;
+        let raw = String::from_utf8(all.respond(line.as_bytes()).expect("a reply")).expect("UTF-8");
+        assert!(
+            raw.contains(r#""data":{"requiredCapabilities":{"elicitation":{"form":{},"url":{}},"roots":{},"sampling":{"context":{},"tools":{}}}}"#),
+            "{raw}"
+        );
+    }
+
+    /// I14, I10: a URL-mode elicitation is answered by an accept without
+    /// `content`, and the tool then runs; an accept with `content` is not
+    /// a valid answer to it.
+    #[test]
+    fn a_url_mode_round_trip_completes_on_an_accept_without_content() {
+        let s = server(&format!(
+            r#"[{{"key": "a", "kind": "elicitation", "params": {URL}}}]"#
+        ));
+        let line = |responses: &str| {
+            format!(
+                r#"{{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{{"name":"t","inputResponses":{responses},"_meta":{{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{{"elicitation":{{"url":{{}}}}}}}}}}}}"#
+            )
+        };
+        let answer = |responses: &str| -> serde_json::Value {
+            serde_json::from_slice(&s.respond(line(responses).as_bytes()).expect("a reply"))
+                .expect("JSON")
+        };
+        let done = answer(r#"{"a": {"action": "accept"}}"#);
+        assert_eq!(done["result"]["content"][0]["text"], "done", "{done}");
+        let bad = answer(r#"{"a": {"action": "accept", "content": {"x": "y"}}}"#);
+        assert_eq!(bad["error"]["code"], -32602, "{bad}");
     }
 
     /// I3: a round of optional inputs none of which the request can
@@ -541,7 +703,7 @@ mod tests {
         assert_eq!(r["error"]["code"], -32021, "{r}");
         assert_eq!(
             r["error"]["data"]["requiredCapabilities"],
-            serde_json::json!({"elicitation": {}, "roots": {}}),
+            serde_json::json!({"elicitation": {"form": {}}, "roots": {}}),
             "{r}"
         );
         // Declaring one of them is enough: that input alone is asked for.
@@ -553,6 +715,34 @@ mod tests {
                 .map(|m| m.keys().cloned().collect::<Vec<_>>()),
             Some(vec!["c".to_string()]),
             "{r}"
+        );
+    }
+
+    /// I14: an optional input of a mode the request lacks is left out,
+    /// and the other mode's asked for alone.
+    #[test]
+    fn an_optional_input_of_an_undeclared_mode_is_left_out() {
+        let s = server(&format!(
+            r#"[{{"key": "a", "kind": "elicitation", "optional": true, "params": {ELICIT}}},
+                {{"key": "b", "kind": "elicitation", "optional": true, "params": {URL}}}]"#
+        ));
+        let keys = |caps: &str| {
+            reply(&s, caps)["result"]["inputRequests"]
+                .as_object()
+                .map(|m| m.keys().cloned().collect::<Vec<_>>())
+        };
+        assert_eq!(keys(r#"{"elicitation": {}}"#), Some(vec!["a".to_string()]));
+        assert_eq!(
+            keys(r#"{"elicitation": {"url": {}}}"#),
+            Some(vec!["b".to_string()])
+        );
+        assert_eq!(
+            keys(r#"{"elicitation": {"url": {}, "form": {}}}"#),
+            Some(vec!["a".to_string(), "b".to_string()])
+        );
+        assert_eq!(
+            reply(&s, "{}")["error"]["data"]["requiredCapabilities"],
+            serde_json::json!({"elicitation": {"form": {}, "url": {}}})
         );
     }
 }

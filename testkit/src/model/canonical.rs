@@ -27,6 +27,10 @@ pub mod order {
     pub const ERROR_DATA: &[&str] = &["supported", "requested", "uri", "requiredCapabilities"];
     /// I3's `requiredCapabilities` (DEC44).
     pub const REQUIRED_CAPABILITIES: &[&str] = &["elicitation", "roots", "sampling"];
+    /// I14's `requiredCapabilities.elicitation` (`schema.ts`'s order).
+    pub const REQUIRED_ELICITATION: &[&str] = &["form", "url"];
+    /// I14's `requiredCapabilities.sampling` (`schema.ts`'s order).
+    pub const REQUIRED_SAMPLING: &[&str] = &["context", "tools"];
     /// `InputRequiredResult` (I2, I4, I9).
     pub const INPUT_REQUIRED: &[&str] = &["resultType", "_meta", "inputRequests", "requestState"];
     /// An `InputRequests` value.
@@ -156,6 +160,16 @@ pub fn check(tree: &Json, line: &[u8], raw_id: Option<&str>) -> Result<(), Strin
             in_order("error.data", data, order::ERROR_DATA)?;
             if let Some(caps) = get(data, "requiredCapabilities") {
                 in_order("requiredCapabilities", caps, order::REQUIRED_CAPABILITIES)?;
+                if let Some(e) = get(caps, "elicitation") {
+                    in_order(
+                        "requiredCapabilities.elicitation",
+                        e,
+                        order::REQUIRED_ELICITATION,
+                    )?;
+                }
+                if let Some(s) = get(caps, "sampling") {
+                    in_order("requiredCapabilities.sampling", s, order::REQUIRED_SAMPLING)?;
+                }
             }
         }
         return Ok(());

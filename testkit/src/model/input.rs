@@ -1,5 +1,5 @@
 //! The model of multi round-trip requests (docs/behavior.md, "Multi
-//! round-trip requests", rows I1 to I13): for a well-formed 2026-07-28
+//! round-trip requests", rows I1 to I15): for a well-formed 2026-07-28
 //! `tools/call` or `prompts/get` of a configured input target, what the
 //! reply must be at a given time, and whether the tool runs.
 //!
@@ -17,9 +17,12 @@
 //! The generic model ([`crate::model::expect_line`]) asks [`generic`],
 //! whose [`crate::model::Reply::Input`] runs [`check`] at the epoch.
 //!
+//! Which inputs a request can receive, to the sub-capability (I3, I14),
+//! is [`super::capabilities`]'s.
+//!
 //! Spec: 2026-07-28 `basic/patterns/mrtr.mdx`; `basic/index.mdx`
-//! (`-32021`); `client/elicitation.mdx`, `client/sampling.mdx`,
-//! `client/roots.mdx`.
+//! (`-32021`); `client/elicitation.mdx` (modes; a URL-mode accept carries
+//! no `content`), `client/sampling.mdx`, `client/roots.mdx`.
 
 use base64::Engine as _;
 use hmac::{KeyInit as _, Mac as _};
@@ -371,58 +374,49 @@ fn keys(inputs: &[InputSpec], which: &[usize]) -> Vec<String> {
         .collect()
 }
 
-/// The capability names the request's `clientCapabilities` declares as
-/// objects.
-fn declared(params: &Value) -> Vec<&'static str> {
-    let caps = params.pointer("/_meta/io.modelcontextprotocol~1clientCapabilities");
-    ["elicitation", "roots", "sampling"]
-        .into_iter()
-        .filter(|c| caps.and_then(|v| v.get(c)).is_some_and(Value::is_object))
-        .collect()
+/// The paths the request's `clientCapabilities` declares
+/// ([`super::capabilities::declared`]).
+fn declared(params: &Value) -> Vec<String> {
+    super::capabilities::declared(
+        params.pointer("/_meta/io.modelcontextprotocol~1clientCapabilities"),
+    )
 }
 
-fn capability(kind: InputKind) -> &'static str {
-    match kind {
-        InputKind::Elicitation => "elicitation",
-        InputKind::Roots => "roots",
-        InputKind::Sampling => "sampling",
-    }
-}
-
-/// I3: the inputs of a round the request can receive, or the `-32021`.
-fn receivable(inputs: &[InputSpec], declared: &[&str]) -> Result<Vec<usize>, InputExpect> {
-    let can = |s: &InputSpec| declared.contains(&capability(s.kind));
-    let refuse = |names: Vec<&'static str>| {
-        let mut required = Map::new();
-        for name in ["elicitation", "roots", "sampling"] {
-            if names.contains(&name) {
-                required.insert(name.into(), json!({}));
+/// I3, I14: the inputs of a round the request can receive (everything
+/// each needs declared, its capability and the sub-capability its params
+/// call for), or the `-32021` naming exactly what the refused inputs lack.
+fn receivable(inputs: &[InputSpec], declared: &[String]) -> Result<Vec<usize>, InputExpect> {
+    use super::capabilities::{lacking, required, row};
+    let refuse = |specs: Vec<&InputSpec>| {
+        let mut missing: Vec<&'static str> = Vec::new();
+        for s in specs {
+            for path in lacking(s, declared) {
+                if !missing.contains(&path) {
+                    missing.push(path);
+                }
             }
         }
         let (code, message) = super::rows::fixed("I3");
         InputExpect {
-            row: "I3",
+            row: row(&missing),
             due: Due::Error {
                 code,
                 message,
-                data: Some(json!({ "requiredCapabilities": required })),
+                data: Some(json!({ "requiredCapabilities": required(&missing) })),
             },
             runs: false,
         }
     };
-    let required: Vec<_> = inputs
-        .iter()
-        .filter(|s| !s.optional && !can(s))
-        .map(|s| capability(s.kind))
-        .collect();
-    if !required.is_empty() {
-        return Err(refuse(required));
+    let can = |s: &InputSpec| lacking(s, declared).is_empty();
+    let blocked: Vec<&InputSpec> = inputs.iter().filter(|s| !s.optional && !can(s)).collect();
+    if !blocked.is_empty() {
+        return Err(refuse(blocked));
     }
     let wanted: Vec<usize> = (0..inputs.len())
         .filter(|&i| inputs.get(i).is_some_and(can))
         .collect();
     if wanted.is_empty() {
-        return Err(refuse(inputs.iter().map(|s| capability(s.kind)).collect()));
+        return Err(refuse(inputs.iter().collect()));
     }
     Ok(wanted)
 }
@@ -434,6 +428,11 @@ pub fn judge(spec: &InputSpec, answer: &Value) -> Option<bool> {
     match spec.kind {
         InputKind::Elicitation => match a.get("action")?.as_str()? {
             "decline" | "cancel" => Some(false),
+            // URL mode: "For URL mode: The `content` field is omitted"
+            // (client/elicitation.mdx, "Response Actions"): consent, no data.
+            "accept" if spec.params.get("mode") == Some(&json!("url")) => {
+                (!a.contains_key("content")).then_some(true)
+            }
             "accept" => {
                 let content = a.get("content")?.as_object()?;
                 let schema = spec.params.get("requestedSchema")?;

@@ -36,7 +36,7 @@
 //! | L1 to L13 | [`legacy::step`] and [`legacy::serve`] |
 //! | L14, L15, L16, L17 | [`legacy::step`] (era), [`core::meta`] (L15, L17), [`core::method`] (L16) |
 //! | A1 to A9 | [`auth::expect_auth`] (the HTTP rows under the token's user: [`http::expect_http`]) |
-//! | I1 to I13 | [`input::expect`] and [`input::check`] (at a time); in the generic model [`input::generic`] for `tools/call` and `prompts/get` of an input target ([`Reply::Input`], judged at the epoch), and I1 noted by [`core::method`] |
+//! | I1 to I15 | [`input::expect`] and [`input::check`] (at a time); in the generic model [`input::generic`] for `tools/call` and `prompts/get` of an input target ([`Reply::Input`], judged at the epoch), and I1 noted by [`core::method`]; I3 and I14's capabilities [`capabilities`] |
 //!
 //! The contract's decisions are cited by the ids `docs/behavior.md` gives
 //! them (DEC1 to DEC49; DEC48 and DEC49 are the HTTP driver's, not the
@@ -44,6 +44,7 @@
 
 pub mod auth;
 pub mod canonical;
+pub mod capabilities;
 pub mod catalog;
 pub mod core;
 pub mod expect;

@@ -306,7 +306,7 @@ pub fn config() -> BoxedStrategy<Config> {
 }
 
 /// A configuration as [`config()`] makes, always with an `input_required`
-/// section (rows I1 to I13).
+/// section (rows I1 to I15).
 pub fn input_config() -> BoxedStrategy<Config> {
     config_with(super::input::input_required().prop_map(Some).boxed())
 }

@@ -1,5 +1,5 @@
 //! Proptest generators for multi round-trip requests (docs/behavior.md,
-//! "Multi round-trip requests", rows I1 to I13): `input_required`
+//! "Multi round-trip requests", rows I1 to I15): `input_required`
 //! sections of a configuration ([`input_required`]: tools and prompts,
 //! with and without state, of one to three rounds of elicitation,
 //! sampling and roots inputs, some optional, with optional string
