@@ -35,6 +35,57 @@ fn conformance() -> Config {
 }
 
 const ALL_CAPS: &str = r#"{"elicitation":{},"sampling":{},"roots":{}}"#;
+/// Every capability and sub-capability an input request can need (rows
+/// I3, I14).
+const EVERY_CAP: &str =
+    r#"{"elicitation":{"form":{},"url":{}},"sampling":{"context":{},"tools":{}},"roots":{}}"#;
+
+/// The `clientCapabilities` of combination `(e, s, r)`: `elicitation`
+/// absent, `{}`, `{form}`, `{url}`, `{form, url}` or naming another
+/// member; `sampling` absent, `{}`, `{tools}`, `{context}` or both;
+/// `roots` absent or `{}` (every combination of declared
+/// sub-capabilities, row I14).
+fn caps_of((e, s, r): (u8, u8, bool)) -> String {
+    let elicitation = [
+        None,
+        Some(json!({})),
+        Some(json!({"form": {}})),
+        Some(json!({"url": {}})),
+        Some(json!({"form": {}, "url": {}})),
+        Some(json!({"other": {}})),
+    ];
+    let sampling = [
+        None,
+        Some(json!({})),
+        Some(json!({"tools": {}})),
+        Some(json!({"context": {}})),
+        Some(json!({"tools": {}, "context": {}})),
+    ];
+    let mut caps = serde_json::Map::new();
+    if let Some(v) = elicitation.get(usize::from(e)).cloned().flatten() {
+        caps.insert("elicitation".into(), v);
+    }
+    if let Some(v) = sampling.get(usize::from(s)).cloned().flatten() {
+        caps.insert("sampling".into(), v);
+    }
+    if r {
+        caps.insert("roots".into(), json!({}));
+    }
+    Value::Object(caps).to_string()
+}
+
+/// Every combination [`caps_of`] makes (6 x 5 x 2).
+fn every_combination() -> Vec<String> {
+    let mut all = Vec::new();
+    for e in 0..6 {
+        for s in 0..5 {
+            for r in [false, true] {
+                all.push(caps_of((e, s, r)));
+            }
+        }
+    }
+    all
+}
 
 /// A request line.
 fn request(id: u64, method: &str, params: Value, caps: &str) -> Value {
@@ -86,11 +137,17 @@ fn answer(kind: &str, key: &str) -> Value {
     }
 }
 
-/// Answers every input request of an `InputRequiredResult`.
+/// Answers every input request of an `InputRequiredResult` (a URL-mode
+/// elicitation with an accept and no `content`, row I15).
 fn answers(result: &Value) -> Value {
     let mut out = serde_json::Map::new();
     for (key, req) in result["inputRequests"].as_object().unwrap() {
-        out.insert(key.clone(), answer(req["method"].as_str().unwrap(), key));
+        let value = if req["params"]["mode"] == "url" {
+            json!({"action": "accept"})
+        } else {
+            answer(req["method"].as_str().unwrap(), key)
+        };
+        out.insert(key.clone(), value);
     }
     Value::Object(out)
 }
@@ -107,7 +164,7 @@ fn complete(
     let mut params = json!({"name": name, "arguments": args});
     let mut steps = Vec::new();
     for id in 1..10 {
-        let (reply, want) = judged(server, &request(id, method, params.clone(), ALL_CAPS), now);
+        let (reply, want) = judged(server, &request(id, method, params.clone(), EVERY_CAP), now);
         let done = !matches!(want.due, Due::Input { .. });
         let result = reply["result"].clone();
         steps.push((reply, want));
@@ -123,6 +180,49 @@ fn complete(
         }
     }
     panic!("{name} never completed");
+}
+
+/// Rows I3, I14: every input target of the conformance fixture and of
+/// this test's own, first asked and then answered, under every
+/// combination of declared capabilities and sub-capabilities: each reply
+/// is the model's (the `-32021`'s `requiredCapabilities` to the member,
+/// or the inputs the request can receive), and nothing runs that the
+/// model does not run.
+#[test]
+fn every_combination_of_sub_capabilities_agrees_with_the_model() {
+    let mut rows = std::collections::BTreeSet::new();
+    for config in [conformance(), fixture("mira", 7)] {
+        let server = Server::new(config);
+        let input = server.config().input().unwrap().clone();
+        let targets = input
+            .tools
+            .iter()
+            .map(|t| ("tools/call", t))
+            .chain(input.prompts.iter().map(|p| ("prompts/get", p)));
+        for (method, target) in targets {
+            for caps in every_combination() {
+                let params = json!({"name": target.name, "arguments": {}});
+                let (reply, want) =
+                    judged(&server, &request(1, method, params.clone(), &caps), NOW);
+                rows.insert(want.row);
+                if let Some(result) = reply
+                    .get("result")
+                    .filter(|r| r["resultType"] == "input_required")
+                {
+                    let mut retry = params;
+                    retry["inputResponses"] = answers(result);
+                    if let Some(s) = result.get("requestState") {
+                        retry["requestState"] = s.clone();
+                    }
+                    let (_, want) = judged(&server, &request(2, method, retry, &caps), NOW);
+                    rows.insert(want.row);
+                }
+            }
+        }
+    }
+    for row in ["I2", "I3", "I9", "I12", "I14"] {
+        assert!(rows.contains(row), "row {row} never reached: {rows:?}");
+    }
 }
 
 #[test]
@@ -292,7 +392,7 @@ enum Move {
     None,
 }
 
-fn moves() -> impl Strategy<Value = Vec<(Move, bool, &'static str, u64)>> {
+fn moves() -> impl Strategy<Value = Vec<(Move, bool, String, u64)>> {
     let mv = prop_oneof![
         4 => Just(Move::All),
         2 => Just(Move::First),
@@ -301,13 +401,13 @@ fn moves() -> impl Strategy<Value = Vec<(Move, bool, &'static str, u64)>> {
         1 => Just(Move::Decline),
         1 => Just(Move::None),
     ];
-    let caps = select(vec![
-        ALL_CAPS,
-        ALL_CAPS,
-        r#"{"elicitation":{},"roots":{}}"#,
-        r#"{"elicitation":{}}"#,
-        "{}",
-    ]);
+    // Every combination of declared capabilities and sub-capabilities
+    // (row I14), the full set most often so that walks get far.
+    let caps = prop_oneof![
+        2 => Just(EVERY_CAP.to_string()),
+        1 => Just(ALL_CAPS.to_string()),
+        4 => (0..6u8, 0..5u8, any::<bool>()).prop_map(caps_of),
+    ];
     // (move, keep the last state, capabilities, seconds later)
     prop::collection::vec((mv, prop::bool::weighted(0.85), caps, 0..90u64), 1..7)
 }
@@ -323,7 +423,7 @@ proptest! {
     /// runs exactly when the model says (I2 to I13).
     #[test]
     fn walks_of_rounds_agree_with_the_model(
-        target in select(vec![("tools/call", "plan"), ("tools/call", "greet"), ("tools/call", "confirm"), ("prompts/get", "brief")]),
+        target in select(vec![("tools/call", "plan"), ("tools/call", "greet"), ("tools/call", "confirm"), ("prompts/get", "brief"), ("tools/call", "connect"), ("tools/call", "sample")]),
         topic in select(vec![None, Some("a"), Some("b")]),
         steps in moves(),
     ) {
@@ -356,7 +456,7 @@ proptest! {
                     params["requestState"] = s.clone();
                 }
             }
-            let (reply, _) = judged(&server, &request(id as u64, method, params, caps), now);
+            let (reply, _) = judged(&server, &request(id as u64, method, params, &caps), now);
             last = reply.get("result").filter(|r| r["resultType"] == json!("input_required")).cloned();
         }
     }

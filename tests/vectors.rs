@@ -596,7 +596,11 @@ fn answer_one(
                 .unwrap_or_else(|| panic!("{id}: an input target's reply is one JSON line"));
             let want = model::input::check(c, value, VECTOR_TIME, &got)
                 .unwrap_or_else(|e| panic!("{id}: {e}"));
-            model::Expect::new(want.row, model::Reply::Unknown)
+            // The rows the generic model notes beside its own (I15).
+            generic.notes.iter().fold(
+                model::Expect::new(want.row, model::Reply::Unknown),
+                |e, n| e.note(n),
+            )
         }
         None => {
             generic

@@ -310,6 +310,7 @@ pub fn generic(
     // exactly are judged too.
     let request = json!({"jsonrpc": "2.0", "id": 0, "method": method, "params": params.to_value()});
     let want = expect(config, &request, 0)?;
+    let url = touches_url_mode(config, &request, &want);
     let reply = match want.due {
         Due::Error {
             code,
@@ -330,7 +331,36 @@ pub fn generic(
             request,
         },
     };
-    Some(Expect::new(want.row, reply))
+    let expect = Expect::new(want.row, reply);
+    Some(if url { expect.note("I15") } else { expect })
+}
+
+/// I15: whether the request answers a URL-mode elicitation, or the reply
+/// due asks for one.
+fn touches_url_mode(config: &Config, request: &Value, want: &InputExpect) -> bool {
+    let Some((target, _)) = target(config, request) else {
+        return false;
+    };
+    let url = |s: &&InputSpec| s.params.get("mode") == Some(&json!("url"));
+    let answered = request
+        .pointer("/params/inputResponses")
+        .and_then(Value::as_object)
+        .is_some_and(|r| {
+            target
+                .rounds
+                .iter()
+                .flatten()
+                .filter(url)
+                .any(|s| r.contains_key(&s.key))
+        });
+    let asked = match &want.due {
+        Due::Input { keys, state } => target
+            .rounds
+            .get(state.map_or(0, |s| usize::from(s.round)))
+            .is_some_and(|round| round.iter().filter(url).any(|s| keys.contains(&s.key))),
+        _ => false,
+    };
+    answered || asked
 }
 
 /// Whether `config` has an input tool called `name`.

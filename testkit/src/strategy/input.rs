@@ -5,7 +5,11 @@
 //! sampling and roots inputs, some optional, with optional string
 //! arguments), and requests to their targets at a given time
 //! ([`input_request`]) across the rows: first requests (I2), requests
-//! whose `clientCapabilities` lack a kind (I3), partial and full answers
+//! whose `clientCapabilities` lack a kind (I3) or a sub-capability
+//! (I14: every combination of elicitation modes and sampling's `tools`
+//! and `context`, against form- and URL-mode elicitations and sampling
+//! requests with `tools`, `toolChoice` and `includeContext`; URL-mode
+//! answers, I15), partial and full answers
 //! (I4, I9, I12), `inputResponses` not an object (I5), `requestState` not
 //! a string (I6), forged states (I7: a byte changed, another key, user,
 //! method, target or arguments, a round the target does not have, not the
@@ -50,14 +54,51 @@ fn elicitation(which: usize) -> Value {
     json!({"message": format!("question {which}"), "requestedSchema": schema})
 }
 
+/// The `params` of a URL-mode elicitation (row I15).
+fn url_elicitation(which: usize) -> Value {
+    json!({"mode": "url", "message": format!("open page {which}"),
+        "url": format!("https://book-orders.example/step/{which}")})
+}
+
+/// The `params` of a sampling request, needing by `which` no
+/// sub-capability, `sampling.tools` (`tools`, with or without
+/// `toolChoice`), `sampling.context` (`includeContext` other than
+/// `none`) or both (row I14).
+fn sampling(which: usize) -> Value {
+    let mut p = json!({"messages": [{"role": "user", "content": {"type": "text", "text": format!("ask {which}")}}],
+        "maxTokens": 1 + which});
+    let tool = json!({"name": "lookup", "inputSchema": {"type": "object"}});
+    match which % 6 {
+        1 => p["tools"] = json!([tool]),
+        2 => p["includeContext"] = json!("thisServer"),
+        3 => {
+            p["tools"] = json!([tool]);
+            p["toolChoice"] = json!({"mode": "auto"});
+            p["includeContext"] = json!("allServers");
+        }
+        4 => p["includeContext"] = json!("none"),
+        _ => {}
+    }
+    p
+}
+
 fn spec(key: String, kind: u8, optional: bool, which: usize) -> Value {
     let (kind, params) = match kind % 3 {
-        0 => ("elicitation", elicitation(which)),
-        1 => (
-            "sampling",
-            json!({"messages": [{"role": "user", "content": {"type": "text", "text": format!("ask {which}")}}],
-                "maxTokens": 1 + which}),
+        // One elicitation in three in URL mode; the rest form mode,
+        // with `mode` written or left out.
+        0 => (
+            "elicitation",
+            match which % 6 {
+                0 | 3 => url_elicitation(which),
+                1 => {
+                    let mut p = elicitation(which);
+                    p["mode"] = json!("form");
+                    p
+                }
+                _ => elicitation(which),
+            },
         ),
+        1 => ("sampling", sampling(which)),
         _ => ("roots", json!({})),
     };
     let mut s = json!({"key": key, "kind": kind, "params": params});
@@ -128,6 +169,9 @@ struct Draws {
     args_how: u8,
     arg_values: (u8, u8),
     caps: u8,
+    /// What `elicitation` and `sampling` hold, when declared: see
+    /// [`sub_capabilities`].
+    subs: (u8, u8),
     round: Index,
     answered: u16,
     state_how: u8,
@@ -142,7 +186,10 @@ struct Draws {
 fn draws() -> BoxedStrategy<Draws> {
     (
         (any::<Index>(), 0..24u8, (0..4u8, 0..4u8)),
-        prop_oneof![6 => Just(7u8), 3 => 0..8u8],
+        (
+            prop_oneof![6 => Just(7u8), 3 => 0..8u8],
+            prop_oneof![2 => Just((3u8, 3u8)), 3 => (0..5u8, 0..4u8)],
+        ),
         (any::<Index>(), any::<u16>(), 0..16u8, 0..16u8, 0..5u8),
         (
             0..16u8,
@@ -154,7 +201,7 @@ fn draws() -> BoxedStrategy<Draws> {
         .prop_map(
             |(
                 (target, args_how, arg_values),
-                caps,
+                (caps, subs),
                 (round, answered, state_how, forge, expiry),
                 (responses_how, answers, unknown_key),
                 id,
@@ -163,6 +210,7 @@ fn draws() -> BoxedStrategy<Draws> {
                 args_how,
                 arg_values,
                 caps,
+                subs,
                 round,
                 answered,
                 state_how,
@@ -191,6 +239,10 @@ pub fn input_request(config: &Config, now: u64) -> BoxedStrategy<Value> {
 /// elicitation accepted), a sampled message, a list of file roots.
 fn valid_answer(spec: &InputSpec) -> Value {
     match spec.kind {
+        // URL mode: consent, no data (row I15).
+        InputKind::Elicitation if spec.params.get("mode") == Some(&json!("url")) => {
+            json!({"action": "accept"})
+        }
         InputKind::Elicitation => {
             let props = spec
                 .params
@@ -221,9 +273,34 @@ fn valid_answer(spec: &InputSpec) -> Value {
     }
 }
 
+/// The `elicitation` and `sampling` objects of a request's capabilities,
+/// when declared, for every combination of their sub-capabilities (row
+/// I14): elicitation `{}`, `{form}`, `{url}`, `{form, url}` or naming
+/// another member only; sampling `{}`, `{tools}`, `{context}` or both.
+fn sub_capabilities((e, s): (u8, u8)) -> (Value, Value) {
+    let elicitation = match e {
+        0 => json!({}),
+        1 => json!({"form": {}}),
+        2 => json!({"url": {}}),
+        3 => json!({"form": {}, "url": {}}),
+        _ => json!({"other": {}}),
+    };
+    let sampling = match s {
+        0 => json!({}),
+        1 => json!({"tools": {}}),
+        2 => json!({"context": {}}),
+        _ => json!({"tools": {}, "context": {}}),
+    };
+    (elicitation, sampling)
+}
+
 /// An answer of the `how` kind to `spec`: valid, invalid for every kind
-/// (I10), declined or cancelled (I11 for an elicitation), or none.
+/// (I10; for a URL-mode elicitation also an accept with `content`),
+/// declined or cancelled (I11 for an elicitation), or none.
 fn answer(spec: &InputSpec, how: u8) -> Option<Value> {
+    if how == 8 && spec.params.get("mode") == Some(&json!("url")) {
+        return Some(json!({"action": "accept", "content": {"name": "v"}}));
+    }
     let invalid = [
         json!(7),
         json!(null),
@@ -286,9 +363,14 @@ fn build(config: &Config, now: u64, d: &Draws) -> Option<Value> {
         .cloned()
         .unwrap_or_default();
     let mut caps = Map::new();
-    for (bit, name) in [(1, "elicitation"), (2, "roots"), (4, "sampling")] {
+    let (elicitation, sampling) = sub_capabilities(d.subs);
+    for (bit, name, value) in [
+        (1, "elicitation", elicitation),
+        (2, "roots", json!({})),
+        (4, "sampling", sampling),
+    ] {
         if d.caps & bit != 0 {
-            caps.insert(name.into(), json!({}));
+            caps.insert(name.into(), value);
         }
     }
     let mut params = Map::new();
