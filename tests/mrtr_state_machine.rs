@@ -44,11 +44,13 @@ use serde_json::{Value, json};
 /// The targets of [`fixture`]: a two-round tool with arguments, a
 /// one-round tool without state, a one-round tool with state, a prompt
 /// with state.
-const TARGETS: [(&str, &str); 4] = [
+const TARGETS: [(&str, &str); 6] = [
     ("tools/call", "plan"),
     ("tools/call", "greet"),
     ("tools/call", "confirm"),
     ("prompts/get", "brief"),
+    ("tools/call", "connect"),
+    ("tools/call", "sample"),
 ];
 
 /// How an answer is made from an `InputRequiredResult`.
@@ -86,14 +88,14 @@ enum Transition {
     Start {
         target: usize,
         topic: Option<&'static str>,
-        caps: &'static str,
+        caps: String,
     },
     /// The answer to the `held`-th result held (modulo), with its state,
     /// to its own target and arguments, on one of the servers.
     Retry {
         held: usize,
         answer: Answer,
-        caps: &'static str,
+        caps: String,
         server: Server3,
     },
     /// The `held`-th state with the character at `at` (modulo its length)
@@ -122,6 +124,46 @@ const CAPS: [&str; 5] = [
     "{}",
 ];
 
+/// The capabilities of a request: one of [`CAPS`], or any combination of
+/// declared sub-capabilities (row I14: `elicitation` absent, `{}`,
+/// `{form}`, `{url}`, `{form, url}`; `sampling` absent, `{}`, `{tools}`,
+/// `{context}`, both; `roots` or not).
+fn caps() -> BoxedStrategy<String> {
+    let elicitation = [
+        None,
+        Some(json!({})),
+        Some(json!({"form": {}})),
+        Some(json!({"url": {}})),
+        Some(json!({"form": {}, "url": {}})),
+    ];
+    let sampling = [
+        None,
+        Some(json!({})),
+        Some(json!({"tools": {}})),
+        Some(json!({"context": {}})),
+        Some(json!({"tools": {}, "context": {}})),
+    ];
+    let combination = (0..5usize, 0..5usize, any::<bool>()).prop_map(move |(e, s, r)| {
+        let mut c = serde_json::Map::new();
+        if let Some(v) = elicitation.get(e).cloned().flatten() {
+            c.insert("elicitation".into(), v);
+        }
+        if let Some(v) = sampling.get(s).cloned().flatten() {
+            c.insert("sampling".into(), v);
+        }
+        if r {
+            c.insert("roots".into(), json!({}));
+        }
+        Value::Object(c).to_string()
+    });
+    prop_oneof![
+        3 => select(CAPS.to_vec()).prop_map(str::to_owned),
+        2 => Just(r#"{"elicitation":{"form":{},"url":{}},"sampling":{"tools":{},"context":{}},"roots":{}}"#.to_owned()),
+        3 => combination,
+    ]
+    .boxed()
+}
+
 struct Reference;
 
 impl ReferenceStateMachine for Reference {
@@ -149,9 +191,9 @@ impl ReferenceStateMachine for Reference {
             1 => Just(Server3::OtherKey),
         ];
         prop_oneof![
-            3 => (0..TARGETS.len(), select(vec![None, Some("a"), Some("b")]), select(CAPS.to_vec()))
+            3 => (0..TARGETS.len(), select(vec![None, Some("a"), Some("b")]), caps())
                 .prop_map(|(target, topic, caps)| Transition::Start { target, topic, caps }),
-            6 => (0..8usize, answer, select(CAPS.to_vec()), server)
+            6 => (0..8usize, answer, caps(), server)
                 .prop_map(|(held, answer, caps, server)| Transition::Retry { held, answer, caps, server }),
             1 => (0..8usize, 0..64usize, select(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".to_vec()))
                 .prop_map(|(held, at, by)| Transition::Forge { held, at, by }),
@@ -214,6 +256,12 @@ fn responses(result: &Value, how: Answer) -> Value {
     for (i, (key, req)) in asked.iter().enumerate() {
         let first = i == 0;
         let value = match how {
+            // A URL-mode elicitation: an accept without content (I15).
+            Answer::All | Answer::First
+                if req["params"]["mode"] == "url" && (first || matches!(how, Answer::All)) =>
+            {
+                json!({"action": "accept"})
+            }
             Answer::All => answer_to(req["method"].as_str().unwrap_or_default(), key),
             Answer::First if first => answer_to(req["method"].as_str().unwrap_or_default(), key),
             Answer::Decline if first => json!({"action": "decline"}),
@@ -315,7 +363,7 @@ impl StateMachineTest for Rounds {
                 caps,
             } => {
                 let (method, params) = start(target, topic);
-                sut.send(Server3::Own, method, params, caps, now);
+                sut.send(Server3::Own, method, params, &caps, now);
             }
             Transition::Retry {
                 held,
@@ -332,7 +380,7 @@ impl StateMachineTest for Rounds {
                 if let Some(s) = &state {
                     params["requestState"] = s.clone();
                 }
-                let want = sut.send(server, h.method, params, caps, now);
+                let want = sut.send(server, h.method, params, &caps, now);
                 // Another user's or another key's server never accepts
                 // a state it did not issue.
                 if state.is_some() && !matches!(server, Server3::Own) {

@@ -83,6 +83,8 @@ fn answers(result: &Value) -> serde_json::Map<String, Value> {
                 json!({"role": "assistant", "content": {"type": "text", "text": "x"}, "model": "m"})
             }
             Some("roots/list") => json!({"roots": [{"uri": "file:///r"}]}),
+            // URL mode: an accept without content (row I15).
+            _ if req.pointer("/params/mode") == Some(&json!("url")) => json!({"action": "accept"}),
             _ => {
                 let props = req.pointer("/params/requestedSchema/properties");
                 let content: serde_json::Map<String, Value> = props
@@ -125,19 +127,40 @@ pub fn mrtr(data: &[u8]) {
     );
     let (method, name) = targets[byte(0) % targets.len()];
     let now = [T0, T0 + 299, T0 + 301, T0 + 31_536_000, T0 - 1][byte(1) % 5];
+    // Every combination of declared capabilities and sub-capabilities
+    // (rows I3, I14): the kinds by one byte, the elicitation modes and
+    // sampling's members by another.
     let caps = match byte(2) % 9 {
-        8 => json!({"elicitation": {}, "roots": {}, "sampling": {}}),
+        8 => all_caps(),
         bits => {
+            let sub = byte(2) / 9;
+            let elicitation = [
+                json!({}),
+                json!({"form": {}}),
+                json!({"url": {}}),
+                json!({"form": {}, "url": {}}),
+                json!({"other": {}}),
+            ];
+            let sampling = [
+                json!({}),
+                json!({"tools": {}}),
+                json!({"context": {}}),
+                json!({"tools": {}, "context": {}}),
+            ];
             let mut c = serde_json::Map::new();
-            for (bit, name) in [(1, "elicitation"), (2, "roots"), (4, "sampling")] {
+            for (bit, name, value) in [
+                (1, "elicitation", elicitation.get(sub % 5).cloned()),
+                (2, "roots", Some(json!({}))),
+                (4, "sampling", sampling.get((sub / 5) % 4).cloned()),
+            ] {
                 if bits & bit != 0 {
-                    c.insert(name.into(), json!({}));
+                    c.insert(name.into(), value.unwrap_or_default());
                 }
             }
             Value::Object(c)
         }
     };
-    let all = json!({"elicitation": {}, "roots": {}, "sampling": {}});
+    let all = all_caps();
     // The first round, with every capability, at T0.
     let (first, _, _) = ask(server, &line(1, method, name, all.clone(), None, None), T0);
     let issued = first.pointer("/result/requestState").cloned();
@@ -204,4 +227,10 @@ pub fn mrtr(data: &[u8]) {
     );
     let (_, _, again) = ask(server, &request, now);
     assert_eq!(bytes, again, "not deterministic: {request}");
+}
+
+/// Every capability and sub-capability an input request can need.
+fn all_caps() -> Value {
+    json!({"elicitation": {"form": {}, "url": {}}, "roots": {},
+        "sampling": {"context": {}, "tools": {}}})
 }
