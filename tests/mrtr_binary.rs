@@ -186,3 +186,122 @@ fn over_http_the_rounds_land_on_any_replica_with_the_same_key() {
     );
     let _ = std::fs::remove_file(&other_key);
 }
+
+/// A request to `name` declaring `caps`, with `extra` params.
+fn request_with(id: u64, name: &str, caps: Value, extra: Value) -> Value {
+    let mut r = request(id, name, extra);
+    r["params"]["_meta"]["io.modelcontextprotocol/clientCapabilities"] = caps;
+    r
+}
+
+/// Rows I14, I15 through the real binary, over stdio and over HTTP: the
+/// URL-mode tool asked by a request declaring form mode only gets `-32021`
+/// naming `elicitation.url` (400 over HTTP); declaring URL mode, it asks
+/// for the configured URL-mode request, and the retry with an accept
+/// without `content` and the state completes; an accept with `content`
+/// is refused. The issue's request (a form-mode elicitation to a client
+/// of URL mode only) gets `-32021` naming `elicitation.form`.
+#[test]
+fn url_mode_round_trips_over_stdio_and_http() {
+    let url = json!({"elicitation": {"url": {}}});
+    let name = "url_elicitation";
+    let steps = |ask: &mut dyn FnMut(&Value) -> (u16, Value)| {
+        let (status, wrong) = ask(&request_with(
+            1,
+            name,
+            json!({"elicitation": {}}),
+            json!({}),
+        ));
+        assert_eq!(status, 400, "{wrong}");
+        assert_eq!(
+            wrong["error"]["data"]["requiredCapabilities"],
+            json!({"elicitation": {"url": {}}}),
+            "{wrong}"
+        );
+        let (status, issue) = ask(&request_with(
+            2,
+            "test_input_required_result_elicitation",
+            url.clone(),
+            json!({}),
+        ));
+        assert_eq!(status, 400, "{issue}");
+        assert_eq!(
+            issue["error"]["data"]["requiredCapabilities"],
+            json!({"elicitation": {"form": {}}}),
+            "{issue}"
+        );
+        let (status, first) = ask(&request_with(3, name, url.clone(), json!({})));
+        assert_eq!(status, 200, "{first}");
+        let asked = &first["result"]["inputRequests"]["connect"];
+        assert_eq!(asked["method"], "elicitation/create", "{first}");
+        assert_eq!(asked["params"]["mode"], "url", "{first}");
+        assert_eq!(
+            asked["params"]["url"], "https://book-orders.example/connect",
+            "{first}"
+        );
+        let state = first["result"]["requestState"].clone();
+        assert!(state.is_string(), "{first}");
+        let (status, bad) = ask(&request_with(
+            4,
+            name,
+            url.clone(),
+            json!({"inputResponses": {"connect": {"action": "accept", "content": {"x": "y"}}},
+                "requestState": state}),
+        ));
+        assert_eq!(
+            (status, bad["error"]["code"].as_i64()),
+            (400, Some(-32602)),
+            "{bad}"
+        );
+        let (status, done) = ask(&request_with(
+            5,
+            name,
+            url.clone(),
+            json!({"inputResponses": {"connect": {"action": "accept"}}, "requestState": state}),
+        ));
+        assert_eq!(status, 200, "{done}");
+        assert_eq!(done["result"]["resultType"], "complete", "{done}");
+        assert_eq!(done["result"]["isError"], false, "{done}");
+    };
+    // Over stdio (the status is the one HTTP would give: 400 for an error
+    // of these codes, 200 for a result).
+    let mut child = Command::new(BIN)
+        .args(["serve", "--config", &conformance()])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    let watchdog = std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_secs(30));
+        let _ = Command::new("kill").arg(pid.to_string()).status();
+    });
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    steps(&mut |line: &Value| {
+        writeln!(stdin, "{line}").unwrap();
+        let mut reply = String::new();
+        stdout.read_line(&mut reply).unwrap();
+        let v: Value = serde_json::from_str(&reply).unwrap_or_else(|e| panic!("{e}: {reply:?}"));
+        (if v.get("error").is_some() { 400 } else { 200 }, v)
+    });
+    drop(stdin);
+    assert!(child.wait().unwrap().success());
+    drop(watchdog);
+    // Over HTTP.
+    let server = Server::start(&["--config", &conformance()]);
+    steps(&mut |body: &Value| {
+        let headers = [
+            ("Content-Type", "application/json".to_owned()),
+            ("MCP-Protocol-Version", "2026-07-28".to_owned()),
+            ("Mcp-Method", "tools/call".to_owned()),
+            (
+                "Mcp-Name",
+                body["params"]["name"].as_str().unwrap().to_owned(),
+            ),
+        ];
+        let reply = exchange("POST", &server.url(), &headers, body.to_string().as_bytes());
+        (reply.status, reply.json())
+    });
+}
