@@ -295,9 +295,9 @@ impl Checker {
                 .and_then(|n| n.as_i64()),
             _ => None,
         };
-        // W2: `-32021` only where the model says row I3 is due.
+        // W2: `-32021` only where the model says row I3 or I14 is due.
         let missing_capability =
-            expect.row == "I3" && code == Some(crate::model::rows::fixed("I3").0);
+            ["I3", "I14"].contains(&expect.row) && code == Some(crate::model::rows::fixed("I3").0);
         if !code.is_some_and(|c| CODES.contains(&c)) && !missing_capability {
             return Err(format!(
                 "an error code this server may not emit: {}",

@@ -27,7 +27,7 @@ pub const LOG_LEVELS: &[&str] = &[
 
 /// Row W2: every error code the server may put on the wire in a
 /// configuration without multi round-trip targets, and no other (`-32603`
-/// is never emitted; `-32021` only by an `input_required` target, row I3,
+/// is never emitted; `-32021` only by an `input_required` target, rows I3 and I14,
 /// whose model is [`super::input`]: docs/behavior.md, row W2).
 pub const ERROR_CODES: &[i64] = &[-32700, -32600, -32601, -32602, -32022];
 
