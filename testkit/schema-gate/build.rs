@@ -103,13 +103,21 @@ fn main() {
         Some(dir) => format!("no official schema at {}", dir.display()),
         None => format!("no official schema at {}", places::where_looked()),
     };
+    // Under MCP_SPEC_DIR, which of the three versions are missing; beside
+    // the checkout, the places already name them.
+    let which = match &found {
+        Some(_) => format!(
+            " (missing: {})",
+            missing
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        None => String::new(),
+    };
     let sentence = format!(
-        "{place} (missing: {}): the tests need them, and this repository does not hold them; {}",
-        missing
-            .iter()
-            .map(|p| p.display().to_string())
-            .collect::<Vec<_>>()
-            .join(", "),
+        "{place}{which}: the tests need them, and this repository does not hold them; {}",
         places::recipe()
     );
     match test_build() {

@@ -68,7 +68,7 @@ pub fn spec_dir() -> Option<PathBuf> {
 pub fn where_looked() -> String {
     let [recipe, shared] = beside_checkout();
     format!(
-        "${VARIABLE} (not set), {} and {}",
+        "{} or {} ({VARIABLE} is not set)",
         recipe.display(),
         shared.display()
     )
