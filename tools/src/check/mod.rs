@@ -22,6 +22,7 @@
 //! | [`probes`] | the checks' exchanges and verdicts |
 //! | `jsonrpc` | the checks of unreadable lines, and the level of a code check |
 //! | [`features`] | the checks of resources, prompts and completion, for a server that declares them |
+//! | `fixture` | whether a server holds a vectors fixture's data (its capabilities, tools and orders), asked of the model |
 //! | `stateless` | `stateless.fresh-and-later`, on two processes of its own |
 //! | `warm` | `stateless.warm`: the request checks again on a warm process |
 //! | [`report`] | outcomes, verdict, table and JSON |
@@ -37,6 +38,7 @@ pub mod auth;
 pub mod catalog;
 pub mod ctx;
 pub mod features;
+pub(crate) mod fixture;
 pub mod http;
 pub mod issuer;
 mod jsonrpc;
