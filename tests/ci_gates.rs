@@ -10,6 +10,23 @@
 use std::path::Path;
 use std::process::Command;
 
+/// Writes the executable `script` as `bin/name` (creating `bin`) and
+/// returns a PATH with `bin` first, so that `name` runs the stand-in.
+fn stand_in(bin: &Path, name: &str, script: &str) -> String {
+    std::fs::create_dir_all(bin).expect("a scratch folder");
+    let fake = bin.join(name);
+    std::fs::write(&fake, script).expect("a stand-in");
+    Command::new("chmod")
+        .args(["+x", &fake.to_string_lossy()])
+        .status()
+        .expect("chmod runs");
+    format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    )
+}
+
 /// `fuzz/smoke.sh` with a `rustup` that knows no toolchain first on the
 /// PATH (as on a machine without nightly), `CI` set to `ci` or unset:
 /// (exit code, stdout and stderr).
@@ -21,21 +38,10 @@ fn smoke_without_nightly(ci: Option<&str>) -> (Option<i32>, String) {
         std::process::id(),
         ci.unwrap_or("unset")
     ));
-    std::fs::create_dir_all(&bin).expect("a scratch folder");
-    let fake = bin.join("rustup");
-    std::fs::write(
-        &fake,
+    let path = stand_in(
+        &bin,
+        "rustup",
         "#!/bin/sh\necho 'error: toolchain nightly is not installed' >&2\nexit 1\n",
-    )
-    .expect("a fake rustup");
-    Command::new("chmod")
-        .args(["+x", &fake.to_string_lossy()])
-        .status()
-        .expect("chmod runs");
-    let path = format!(
-        "{}:{}",
-        bin.display(),
-        std::env::var("PATH").unwrap_or_default()
     );
     let mut cmd = Command::new("bash");
     cmd.arg(root.join("fuzz/smoke.sh"))
@@ -85,24 +91,11 @@ fn test_script(name: &str, output: &str, code: i32) -> (Option<i32>, String) {
     let bin = std::env::temp_dir().join(format!("mcp-test-sh-{}-{name}", std::process::id()));
     std::fs::create_dir_all(&bin).expect("a scratch folder");
     std::fs::write(bin.join("output.txt"), output).expect("the stand-in's output");
-    let fake = bin.join("cargo");
-    std::fs::write(
-        &fake,
-        format!(
-            "#!/bin/sh\necho \"args: $*\"\ncat '{}'\nexit {code}\n",
-            bin.join("output.txt").display()
-        ),
-    )
-    .expect("a stand-in cargo");
-    Command::new("chmod")
-        .args(["+x", &fake.to_string_lossy()])
-        .status()
-        .expect("chmod runs");
-    let path = format!(
-        "{}:{}",
-        bin.display(),
-        std::env::var("PATH").unwrap_or_default()
+    let script = format!(
+        "#!/bin/sh\necho \"args: $*\"\ncat '{}'\nexit {code}\n",
+        bin.join("output.txt").display()
     );
+    let path = stand_in(&bin, "cargo", &script);
     let out = Command::new("bash")
         .arg(root.join("scripts/test.sh"))
         .args(["--", "--test-threads", "1"])
