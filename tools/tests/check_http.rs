@@ -49,10 +49,11 @@ fn the_reference_passes_every_http_check() {
     assert_eq!(report.skipped().len(), 2, "{}", report.table());
 }
 
-/// Answers each request on `listener` with the core's reply to its body,
-/// status 200 (202 for no reply), whatever the method, path and headers.
-fn lax_server(listener: TcpListener) {
-    let server = Server::new(Config::default());
+/// Answers each request on `listener` with the core's reply to its body
+/// under `config`, status 200 (202 for no reply), whatever the method,
+/// path and headers.
+fn lax_server(listener: TcpListener, config: Config) {
+    let server = Server::new(config);
     for stream in listener.incoming() {
         let Ok(stream) = stream else { continue };
         let mut reader = BufReader::new(stream.try_clone().unwrap());
@@ -93,7 +94,7 @@ fn lax_server(listener: TcpListener) {
 fn a_server_that_ignores_the_headers_fails_and_names_the_statement() {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let url = format!("http://{}/mcp", listener.local_addr().unwrap());
-    std::thread::spawn(move || lax_server(listener));
+    std::thread::spawn(move || lax_server(listener, Config::default()));
     let report = run_http(&options(url)).unwrap();
     assert_eq!(report.verdict(), Verdict::Fail, "{}", report.table());
     for id in [
@@ -199,7 +200,10 @@ fn the_http_vectors() {
 
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let lax = format!("http://{}/mcp", listener.local_addr().unwrap());
-    std::thread::spawn(move || lax_server(listener));
+    // With the fixture's data, so that its vectors run (a server with other
+    // data has them NOT RUN: tools/tests/unserved_vectors.rs).
+    let data = Config::from_json(&std::fs::read(config).unwrap()).unwrap();
+    std::thread::spawn(move || lax_server(listener, data));
     let mut lax_options = options(lax);
     lax_options.level = "must".into();
     let report = replay(&lax_options).unwrap();

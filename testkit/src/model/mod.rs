@@ -61,5 +61,5 @@ pub use self::core::{expect_line, supported_versions};
 pub use self::expect::{Body, ERROR_CODES, Era, Expect, GET_ORDER, LOOKUP_STOCK, Reply};
 pub use self::legacy::State;
 pub use self::parse::{Parsed, Refusal, parse};
-pub use self::reply::{ReplyLine, ReplyTree, read_reply, read_reply_tree};
+pub use self::reply::{ReplyLine, ReplyTree, read_reply, read_reply_tree, tool_names};
 pub use self::tree::{Esc, Json, MAX_DEPTH, Member};

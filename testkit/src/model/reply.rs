@@ -96,6 +96,27 @@ impl ReplyTree {
     }
 }
 
+/// The names of the tools `tools/list` lists for `config` in `era`
+/// (row D2), sorted: `get_order`, `lookup_stock` where the configuration
+/// has a stock table, the content tools (T10) and, modern only, the input
+/// tools (I2: the legacy path neither lists nor calls them).
+pub fn tool_names(config: &Config, era: Era) -> Vec<&str> {
+    let mut names = vec![GET_ORDER];
+    if config.stock().is_some() {
+        names.push(LOOKUP_STOCK);
+    }
+    let content = &config.catalog().content_tools;
+    names.extend(content.iter().map(|t| t.name.as_str()));
+    let inputs = config
+        .input()
+        .filter(|_| era == Era::Modern)
+        .map(|i| i.tools.as_slice())
+        .unwrap_or_default();
+    names.extend(inputs.iter().map(|t| t.name.as_str()));
+    names.sort_unstable();
+    names
+}
+
 /// Reads one reply (ending with its newline): framing and envelope checked,
 /// `Err` saying what is wrong.
 pub fn read_reply(reply: &[u8]) -> Result<ReplyLine, String> {
@@ -352,23 +373,13 @@ fn check_result(
                 .as_array()
                 .map(|t| t.iter().filter_map(|t| t.get("name")?.as_str()).collect())
                 .unwrap_or_default();
-            let mut expected = vec![GET_ORDER];
-            if config.stock().is_some() {
-                expected.push(LOOKUP_STOCK);
-            }
-            // T10: the content tools, each `{"type": "object",
-            // "additionalProperties": false}` (no arguments).
+            let expected = tool_names(config, era);
             let content = &config.catalog().content_tools;
-            expected.extend(content.iter().map(|t| t.name.as_str()));
-            // I2: the input tools, as configured (model `input`); modern
-            // only: the legacy path neither lists nor calls them.
             let inputs = config
                 .input()
                 .filter(|_| era == Era::Modern)
                 .map(|i| i.tools.as_slice())
                 .unwrap_or_default();
-            expected.extend(inputs.iter().map(|t| t.name.as_str()));
-            expected.sort_unstable();
             for tool in tools.as_array().into_iter().flatten() {
                 let name = tool.get("name").and_then(Value::as_str);
                 if let Some(t) = inputs.iter().find(|t| Some(t.name.as_str()) == name)

@@ -353,15 +353,12 @@ fn resources(cx: &mut Ctx) -> (Results, Later) {
     (now, later)
 }
 
-/// The book-orders catalog fixture (`vectors/configs/catalog.json`), whose
-/// data (which orders exist, whose each is) the book-orders checks hold a
-/// server to.
-const CATALOG_FIXTURE: &str = include_str!("../../../vectors/configs/catalog.json");
-
-/// The catalog fixture's configuration (`None` only if the committed file
-/// stopped loading, which a unit test rules out).
+/// The book-orders catalog fixture's configuration
+/// (`vectors/configs/catalog.json`), whose data (which orders exist,
+/// whose each is) the book-orders checks hold a server to (`None` only if
+/// the committed file stopped loading, which a unit test rules out).
 fn fixture() -> Option<Config> {
-    Config::from_json(CATALOG_FIXTURE.as_bytes()).ok()
+    super::fixture::config("catalog")
 }
 
 /// The ids of the catalog fixture's orders its user may not read: asked

@@ -77,6 +77,11 @@ pub struct HttpReport {
     pub outcomes: Vec<HttpOutcome>,
     /// The level the exit code rests on.
     pub level: String,
+    /// The vectors' file (`vectors/http.jsonl`, `vectors/http-auth.jsonl`).
+    pub file: &'static str,
+    /// Why none was run: the server's data is not the fixture's
+    /// (`served`).
+    pub unserved: Option<String>,
 }
 
 fn levels_of(level: &str) -> Vec<&'static str> {
@@ -261,6 +266,8 @@ pub fn run_http(options: &HttpOptions) -> Result<HttpReport, String> {
     let ends = Instant::now() + options.deadline;
     let mut outcomes = Vec::new();
     let (name, vectors) = http_vectors(options.fixture.as_deref())?;
+    let fixture = options.fixture.as_deref().unwrap_or("http");
+    let unserved = served(fixture, vectors, &url, options);
     for line in vectors.lines().filter(|l| !l.trim().is_empty()) {
         let v: Value = serde_json::from_str(line).map_err(|e| format!("{name}: {e}"))?;
         let field = |k: &str| {
@@ -276,7 +283,7 @@ pub fn run_http(options: &HttpOptions) -> Result<HttpReport, String> {
             failed: None,
             got: String::new(),
         };
-        if Instant::now() < ends {
+        if Instant::now() < ends && unserved.is_none() {
             let request = request_of(&v, &url);
             match http_client::send(&url, &request, options.timeout) {
                 Ok(response) => {
@@ -301,6 +308,61 @@ pub fn run_http(options: &HttpOptions) -> Result<HttpReport, String> {
     Ok(HttpReport {
         outcomes,
         level: options.level.clone(),
+        file: name,
+        unserved,
+    })
+}
+
+/// Whether the server holds the HTTP fixture's data
+/// ([`crate::check::fixture::holds`]): each probe POSTed as a conforming
+/// client sends it for the fixture's configuration
+/// ([`mcp_reference_testkit::http::conforming`], its mirrored headers
+/// included), with the `Authorization` of the fixture's first vector that
+/// sends one and was answered 200 (a token the fixture accepts, for
+/// `http-auth`). `Some`: why its vectors cannot be run, naming the
+/// configuration to serve.
+fn served(fixture: &str, vectors: &str, url: &Url, options: &HttpOptions) -> Option<String> {
+    let config = crate::check::fixture::config(fixture)?;
+    let token = vectors.lines().find_map(|line| {
+        let v: Value = serde_json::from_str(line).ok()?;
+        if v.pointer("/response/status").and_then(Value::as_u64) != Some(200) {
+            return None;
+        }
+        let headers = v.pointer("/request/headers")?.as_array()?;
+        headers.iter().find_map(|h| {
+            let name = h.get(0)?.as_str()?;
+            let value = h.get(1)?.as_str()?;
+            name.eq_ignore_ascii_case("authorization")
+                .then(|| (name.to_owned(), value.as_bytes().to_vec()))
+        })
+    });
+    let listen = mcp_reference_testkit::model::http::Listen {
+        port: 0,
+        loopback: true,
+    };
+    let found = crate::check::fixture::holds(fixture, &mut |body, _| {
+        let mut headers = mcp_reference_testkit::http::conforming(&config, listen, body);
+        headers.retain(|(n, _)| !n.eq_ignore_ascii_case("host"));
+        headers.insert(0, ("Host".into(), url.authority.clone().into_bytes()));
+        headers.extend(token.clone());
+        let request = Request {
+            method: "POST".into(),
+            target: url.path.clone(),
+            headers,
+            body: body.to_vec(),
+        };
+        http_client::send(url, &request, options.timeout)
+            .ok()?
+            .reply()
+    });
+    found.err().map(|why| {
+        format!(
+            "{why}. Its vectors say what the reference answered with that data, so none was \
+             run: start the server with that configuration (mcp-reference serve --http {} \
+             --config {}) and replay again",
+            url.authority,
+            crate::check::fixture::file(fixture)
+        )
     })
 }
 
@@ -345,7 +407,14 @@ impl HttpReport {
     /// The report: each failed vector, then one line per level.
     pub fn text(&self) -> String {
         let mut out = String::new();
-        for o in &self.outcomes {
+        if let Some(why) = &self.unserved {
+            out.push_str(&format!(
+                "NOT RUN: the {} vectors of {}: {why}\n",
+                self.outcomes.len(),
+                self.file
+            ));
+        }
+        for o in self.outcomes.iter().filter(|_| self.unserved.is_none()) {
             match &o.failed {
                 Some(f) if !f.is_empty() => out.push_str(&format!(
                     "FAIL {} ({} {}): fails {}\n  got: {}\n",
@@ -370,6 +439,8 @@ impl HttpReport {
             match self.exit_code() {
                 0 => "PASS",
                 1 => "FAIL",
+                _ if self.unserved.is_some() =>
+                    "INCOMPLETE (the server's data is not the fixture's)",
                 _ => "INCOMPLETE",
             },
             self.level

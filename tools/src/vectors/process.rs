@@ -164,3 +164,38 @@ pub(crate) fn open(p: &mut Process, n: usize, o: &Options, end: Instant) {
 pub(crate) fn is_reply_to(line: &[u8], id: &str) -> bool {
     std::str::from_utf8(line).is_ok_and(|text| same_id(text, id))
 }
+
+/// The reply to one request line with id `id` (its literal text) on `p`:
+/// the line is written, then a probe (`"mcp-vectors-KIND-N"`), and the
+/// line with the request's id that comes before the probe's reply (or
+/// within [`grace`] after it) is the reply; other lines are passed over.
+/// `Err`: the process exited or stopped answering (what came instead).
+pub(crate) fn ask(
+    p: &mut Process,
+    (line, id): (&[u8], &str),
+    (kind, n): (&str, usize),
+    o: &Options,
+    end: Instant,
+) -> Result<Option<Vec<u8>>, String> {
+    p.write(line);
+    let (sync, sync_id) = sync_line(kind, &n.to_string());
+    p.write(&sync);
+    let mut reply = None;
+    loop {
+        match p.read(o, end) {
+            Read::Line(l) if is_reply_to(&l, &sync_id) => break,
+            Read::Line(l) if is_reply_to(&l, id) => {
+                reply.get_or_insert(l);
+            }
+            Read::Line(_) => {}
+            other => return Err(missing(other)),
+        }
+    }
+    if reply.is_none()
+        && let Read::Line(l) = p.read_within(grace(o), end)
+        && is_reply_to(&l, id)
+    {
+        reply = Some(l);
+    }
+    Ok(reply)
+}

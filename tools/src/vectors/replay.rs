@@ -35,7 +35,9 @@ use std::time::Instant;
 use super::format::{
     Got, LEVELS, Step, Vector, failed_levels, failed_levels_with, is_notification, same_id, select,
 };
-use super::process::{Options, Process, Read, grace, is_reply_to, missing, open, show, sync_line};
+use super::process::{
+    Options, Process, Read, ask, grace, is_reply_to, missing, open, show, sync_line,
+};
 use super::stateless::Stateless;
 
 /// The outcome of one vector.
@@ -82,6 +84,9 @@ pub struct Report {
     /// How many single vectors failed at `must` on the shared process and
     /// were tried again on fresh processes (`tried_again`).
     pub retried: usize,
+    /// Why the fixture's own vectors were not run: the server's data is
+    /// not the fixture's (`served`).
+    pub unserved: Option<String>,
 }
 
 /// One single vector on the shared process: the request, then the probe
@@ -529,11 +534,11 @@ pub fn run(o: &Options) -> Result<Report, String> {
     let end = Instant::now() + o.deadline;
     let mut starts = 0;
     let stateless = super::stateless::probe(o, end, &mut starts)?;
-    let mut shared: Option<Process> = None;
+    let (mut shared, unserved) = served(o, end, &mut starts)?;
     let mut results = Vec::new();
     let mut again = Vec::new();
     for (n, v) in vectors.into_iter().enumerate() {
-        if Instant::now() >= end {
+        if Instant::now() >= end || (unserved.is_some() && !v.is_generic()) {
             results.push((v, Outcome::NotRun));
             continue;
         }
@@ -583,7 +588,56 @@ pub fn run(o: &Options) -> Result<Report, String> {
         starts,
         stateless,
         retried,
+        unserved,
     })
+}
+
+/// Whether the server holds the data of the fixture asked for
+/// ([`crate::check::fixture::holds`]), asked on the process the single
+/// vectors then share (opened as it always is, and counted as a start
+/// when a vector first uses it, so the probe starts nothing of its own
+/// unless the process stopped answering). Returns that process, if still
+/// answering, and why the fixture's own vectors cannot be run, if they
+/// cannot. Without `--fixture` (the generic vectors, which hold for any
+/// server) nothing is asked.
+fn served(
+    o: &Options,
+    end: Instant,
+    starts: &mut usize,
+) -> Result<(Option<Process>, Option<String>), String> {
+    let Some(name) = o.fixture.as_deref() else {
+        return Ok((None, None));
+    };
+    let mut p = Process::start(&o.command)?;
+    open(&mut p, *starts + 1, o, end);
+    let mut answering = true;
+    let mut n = 0;
+    let found = crate::check::fixture::holds(name, &mut |line, id| {
+        n += 1;
+        if !answering {
+            return None;
+        }
+        match ask(&mut p, (line, id), ("fixture-sync", n), o, end) {
+            Ok(reply) => reply.and_then(|l| serde_json::from_slice(&l).ok()),
+            Err(_) => {
+                answering = false;
+                None
+            }
+        }
+    });
+    if !answering {
+        // Started and gone: a start of its own.
+        *starts += 1;
+    }
+    let why = found.err().map(|why| {
+        format!(
+            "{why}. Its vectors say what the reference answered with that data, so they were not \
+             run: start the server with that configuration (mcp-reference serve --config {}) \
+             and replay again",
+            crate::check::fixture::file(name)
+        )
+    });
+    Ok((answering.then_some(p), why))
 }
 
 impl Report {
@@ -738,6 +792,12 @@ impl Report {
                 }
             }
         }
+        if let Some(why) = &self.unserved {
+            out.push_str(&format!(
+                "NOT RUN: every vector of vectors/{}.jsonl: {why}\n",
+                self.fixture.as_deref().unwrap_or_default()
+            ));
+        }
         out.push_str(&format!(
             "vectors: {} run, {passed} passed at every level, {failed} failed at some level, {cut} not run; {} server starts\n",
             self.results.len() - cut,
@@ -757,6 +817,10 @@ impl Report {
                 self.counted().join(", ")
             ),
             1 => format!("FAIL (a vector failed at {})", self.counted().join(", ")),
+            _ if self.unserved.is_some() => format!(
+                "INCOMPLETE (the server's data is not the {} fixture's: its vectors were not run)",
+                self.fixture.as_deref().unwrap_or_default()
+            ),
             _ => "INCOMPLETE (the deadline cut some vectors, or the statelessness probe could not run)"
                 .to_string(),
         };

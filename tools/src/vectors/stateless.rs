@@ -19,7 +19,7 @@ use std::time::Instant;
 
 use serde_json::Value;
 
-use super::process::{Options, Process, Read, grace, is_reply_to, missing, sync_line};
+use super::process::{Options, Process, ask, sync_line};
 use crate::check::stateless::{Judged, judge, kind};
 
 /// What the probe found.
@@ -65,29 +65,12 @@ pub(super) fn probe(o: &Options, end: Instant, starts: &mut usize) -> Result<Sta
         *starts += 1;
         let mut got = Vec::new();
         for (i, (line, want)) in order.iter().enumerate() {
-            p.write(line);
-            let (sync, id) = sync_line("history-sync", &(n * 2 + i).to_string());
-            p.write(&sync);
             // The answer is the line with the request's id (a log line or
-            // a stray reply is not).
-            let mut first: Option<Vec<u8>> = None;
-            loop {
-                match p.read(o, end) {
-                    Read::Line(l) if is_reply_to(&l, &id) => break,
-                    Read::Line(l) if is_reply_to(&l, want) => {
-                        first.get_or_insert(l);
-                    }
-                    Read::Line(_) => {}
-                    other => return Ok(Stateless::NotRun(missing(other))),
-                }
-            }
-            // A server answering concurrently may answer the sync first.
-            if first.is_none()
-                && let Read::Line(l) = p.read_within(grace(o), end)
-                && is_reply_to(&l, want)
-            {
-                first = Some(l);
-            }
+            // a stray reply is not), read up to a sync probe.
+            let first = match ask(&mut p, (line, want), ("history-sync", n * 2 + i), o, end) {
+                Ok(first) => first,
+                Err(why) => return Ok(Stateless::NotRun(why)),
+            };
             let reply: Option<Value> = first.and_then(|l| serde_json::from_slice(&l).ok());
             got.push(kind(reply.as_ref()));
         }
