@@ -188,7 +188,7 @@ fn draws() -> BoxedStrategy<Draws> {
         (any::<Index>(), 0..24u8, (0..4u8, 0..4u8)),
         (
             prop_oneof![6 => Just(7u8), 3 => 0..8u8],
-            prop_oneof![2 => Just((3u8, 3u8)), 3 => (0..5u8, 0..4u8)],
+            prop_oneof![3 => Just((3u8, 3u8)), 2 => (0..5u8, 0..4u8)],
         ),
         (any::<Index>(), any::<u16>(), 0..16u8, 0..16u8, 0..5u8),
         (
