@@ -36,6 +36,12 @@
 //!                     error_description (SEC-07, row A8)
 //!   --one-user        answers every admitted token as the configuration's
 //!                     user, whoever the token names (SEC-04)
+//!
+//! With a configuration without `http.authorization`:
+//!   --user-from-token answers a request carrying a bearer token as the
+//!                     token's `sub`, unverified, instead of the launch
+//!                     user (row A9: no authorization configured, so the
+//!                     token is no basis for whose orders are read)
 //! ```
 //!
 //! It listens on 127.0.0.1 at port N (default: a free port), says `serving MCP over HTTP at
@@ -65,6 +71,7 @@ struct Faults {
     no_challenge_scope: bool,
     echo_token: bool,
     one_user: bool,
+    user_from_token: bool,
 }
 
 fn main() -> ExitCode {
@@ -85,6 +92,7 @@ fn main() -> ExitCode {
             "--no-challenge-scope" => faults.no_challenge_scope = true,
             "--echo-token" => faults.echo_token = true,
             "--one-user" => faults.one_user = true,
+            "--user-from-token" => faults.user_from_token = true,
             "--port" => match args.next().and_then(|p| p.parse().ok()) {
                 Some(p) => port = p,
                 None => {
@@ -291,11 +299,21 @@ fn serve(mut stream: TcpStream, cx: &Context<'_>) -> std::io::Result<()> {
         &trust,
     );
     let bearer = token(&lines);
-    // --accept-no-aud: a token without `aud` is its `sub`'s, unverified.
+    // --accept-no-aud: a token without `aud` is its `sub`'s, unverified;
+    // --user-from-token: without authorization, any token's `sub`.
     let unverified = bearer
         .as_deref()
         .and_then(claims)
-        .filter(|c| faults.accept_no_aud && c.get("aud").is_none())
+        .filter(|c| {
+            (faults.accept_no_aud && c.get("aud").is_none())
+                || (faults.user_from_token
+                    && config
+                        .http()
+                        .authorization
+                        .as_ref()
+                        .and_then(|a| a.oauth())
+                        .is_none())
+        })
         .and_then(|c| c.get("sub")?.as_str().map(str::to_owned))
         .and_then(|sub| config.clone().with_user(sub).ok())
         .map(Server::new);
