@@ -93,8 +93,11 @@ def main():
     args = ap.parse_args()
     if not shutil.which("wrk"):
         sys.exit("wrk is not installed: apt-get install wrk")
-    subprocess.run(["cargo", "build", "--release", "-q", "--bin", "mcp-reference",
-                    "--example", "http_floor", "--example", "auth_fixture"], cwd=ROOT, check=True)
+    build = subprocess.run(["cargo", "build", "--release", "-q", "--bin", "mcp-reference",
+                            "--example", "http_floor", "--example", "auth_fixture"], cwd=ROOT)
+    if build.returncode != 0:
+        sys.exit(f"http_load.py: cargo build --release of the server and its floor failed "
+                 f"(exit {build.returncode}; its own message is above)")
     with open(os.path.join(ROOT, "data/example-43.2.request.json"), "rb") as f:
         body = f.read().rstrip(b"\n")
     with open(os.path.join(ROOT, "data/example-43.2.response.json"), "rb") as f:

@@ -60,9 +60,13 @@ if ! cargo mutants --version >/dev/null 2>&1; then
   echo "mutants: cargo-mutants is not installed (cargo install cargo-mutants --locked)" >&2
   exit 2
 fi
-# The scratch copy is elsewhere, so the relative paths of .cargo/config.toml
-# would miss the schemas and the textbook: pass them as absolute paths.
-MCP_SPEC_DIR="$(cd "${MCP_SPEC_DIR:-$root/../shared/spec}" && pwd)"
+# The scratch copy is elsewhere, so the places beside the checkout
+# (testkit/schema-gate/src/places.rs) and the relative path of
+# .cargo/config.toml would miss the schemas and the textbook: pass them as
+# absolute paths, the schemas from the first of those places that has them.
+spec_default="$root/../mcp-spec/schema"
+[ -f "$spec_default/2026-07-28/schema.json" ] || spec_default="$root/../shared/spec"
+MCP_SPEC_DIR="$(cd "${MCP_SPEC_DIR:-$spec_default}" && pwd)"
 MCP_TEXTBOOK_DIR="$(cd "${MCP_TEXTBOOK_DIR:-$root/../shared/textbook}" && pwd)"
 export MCP_SPEC_DIR MCP_TEXTBOOK_DIR
 if [ -n "${MCP_OIDC_PROVIDER:-}" ]; then

@@ -20,6 +20,7 @@ use serde::{Deserialize, Serialize};
 use crate::catalog::{Catalog, OrderTemplate, Resource};
 pub(crate) mod auth;
 pub(crate) mod input;
+mod path;
 
 /// The modern protocol versions this implementation can serve. A
 /// configuration may list a subset of them, never anything else.
@@ -305,7 +306,7 @@ impl Config {
     /// out take the textbook defaults.
     pub fn from_json(bytes: &[u8]) -> Result<Config, ConfigError> {
         let file: ConfigFile =
-            serde_json::from_slice(bytes).map_err(|e| invalid(describe_json_error(&e)))?;
+            serde_json::from_slice(bytes).map_err(|e| invalid(describe_json_error(&e, bytes)))?;
         let mut config = Config::default();
         if let Some(user) = file.user {
             config.user = user;
@@ -666,11 +667,14 @@ fn io_reason(e: &std::io::Error) -> String {
     }
 }
 
-fn describe_json_error(e: &serde_json::Error) -> String {
+fn describe_json_error(e: &serde_json::Error, bytes: &[u8]) -> String {
     use serde_json::error::Category;
     let message = match e.classify() {
         Category::Syntax | Category::Eof => format!("not valid JSON ({e})"),
-        Category::Data => format!("wrong shape ({e})"),
+        Category::Data => match path::member_at(bytes, e.line(), e.column()) {
+            Some(member) => format!("wrong shape at {member} ({e})"),
+            None => format!("wrong shape ({e})"),
+        },
         Category::Io => e.to_string(),
     };
     one_line(&message)

@@ -141,18 +141,39 @@ fn the_demo_prints_the_readme_s_table() {
     assert!(out_file.is_file());
 }
 
-/// A transcript that cannot be written (its folder would be a file):
-/// exit 1, one sentence.
+/// `--out` naming a folder that does not exist, or a "folder" that is a
+/// file: exit 2 before anything runs, one sentence, and no folder created
+/// (issue 49, item 5: the demo made `/nonexistent/dir` for
+/// `--out /nonexistent/dir/x.json`). A transcript that cannot be written
+/// where the folder exists (here: the path is itself a folder): exit 1, one
+/// sentence, after the run.
 #[test]
-fn a_demo_that_cannot_write_its_transcript_is_exit_1() {
-    let file = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("demo-a-file");
+fn a_demo_that_cannot_write_its_transcript_says_so_and_creates_nothing() {
+    let tmp = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
+    let file = tmp.join("demo-a-file");
     std::fs::write(&file, b"").unwrap();
-    let out = run(&["demo", "--out", file.join("x.json").to_str().unwrap()]);
+    let absent = tmp.join(format!("demo-absent-{}", std::process::id()));
+    for (out_file, says) in [
+        (file.join("x.json"), "is not a folder"),
+        (absent.join("deeper").join("x.json"), "does not exist"),
+    ] {
+        let out = run(&["demo", "--out", out_file.to_str().unwrap()]);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.starts_with("mcp-reference: --out "), "{err}");
+        assert!(err.contains(says), "{err}");
+        assert!(out.stdout.is_empty(), "nothing ran");
+    }
+    assert!(!absent.exists(), "no folder was created for --out");
+    let folder = tmp.join("demo-out-is-a-folder");
+    std::fs::create_dir_all(&folder).unwrap();
+    let out = run(&["demo", "--out", folder.to_str().unwrap()]);
     let err = stderr(&out);
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(
-        err.starts_with("mcp-reference demo: cannot create "),
+        err.starts_with("mcp-reference demo: cannot write "),
         "{err}"
     );
 }

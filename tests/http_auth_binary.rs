@@ -398,7 +398,7 @@ fn an_https_issuer_is_fetched_over_tls_and_its_certificate_checked() {
 /// server listens (DEC38, rows A5 and A9): a set with a usable key needs no
 /// fetch, so an issuer the driver could never fetch from (plain http, not
 /// loopback) is fine; a set with no RSA or P-256 signing key, or a value
-/// that is no JWK Set, is refused in one sentence, exit 2.
+/// that is no JWK Set, is refused in one sentence naming the file, exit 2.
 #[test]
 fn fixed_keys_are_judged_at_start_and_need_no_fetch() {
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
@@ -440,7 +440,13 @@ fn fixed_keys_are_judged_at_start_and_need_no_fetch() {
             .unwrap();
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{name}: {err}");
-        assert_eq!(err.trim_end(), format!("mcp-reference: {said}"), "{name}");
+        // The sentence names the file, as a refusal at load does (issue
+        // 49, item 5).
+        assert_eq!(
+            err.trim_end(),
+            format!("mcp-reference: config file {path}: {said}"),
+            "{name}"
+        );
         assert!(out.stdout.is_empty(), "{name}");
     }
 }

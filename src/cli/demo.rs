@@ -9,7 +9,7 @@
 //! with the committed `data/mcp-run.json`.
 
 use std::io::{BufRead, BufReader, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -110,6 +110,28 @@ pub(crate) const RECORDED: &str = "data/mcp-run.json";
 /// demo never changes the committed transcript.
 pub(crate) const OTHER: &str = "target/demo/mcp-run.json";
 
+/// Why `--out FILE` cannot be written where it says, before anything runs:
+/// its folder does not exist, or is not a folder. The demo creates the
+/// folders of its own default paths only; a path the user gave names a
+/// place of theirs, and a typo there must not become a tree of new folders
+/// (issue 49, item 5).
+pub(crate) fn unwritable_out(out: &Path) -> Option<String> {
+    let dir = out.parent().filter(|d| !d.as_os_str().is_empty())?;
+    match std::fs::metadata(dir) {
+        Ok(meta) if meta.is_dir() => None,
+        Ok(_) => Some(format!(
+            "--out {}: {} is not a folder",
+            out.display(),
+            dir.display()
+        )),
+        Err(_) => Some(format!(
+            "--out {}: the folder {} does not exist (the demo creates no folder for --out)",
+            out.display(),
+            dir.display()
+        )),
+    }
+}
+
 /// Runs the demo. `is_default` says whether the effective configuration is
 /// the textbook's; only then does the transcript go to [`RECORDED`] by
 /// default, and only in the checkout ([`in_checkout`]).
@@ -120,6 +142,7 @@ pub(crate) fn run(
     is_default: bool,
 ) -> ExitCode {
     let outside = out.is_none() && !in_checkout();
+    let chosen = out.is_some();
     let out = match out {
         Some(out) => out,
         None if outside => std::env::temp_dir().join("mcp-reference-demo/mcp-run.json"),
@@ -127,7 +150,9 @@ pub(crate) fn run(
     };
     match exchange(config, user) {
         Ok(transcript) => {
-            if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty())
+            if let Some(dir) = out
+                .parent()
+                .filter(|d| !d.as_os_str().is_empty() && !chosen)
                 && let Err(e) = std::fs::create_dir_all(dir)
             {
                 return fail(&format!("cannot create {}: {e}", dir.display()));

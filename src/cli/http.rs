@@ -72,8 +72,14 @@ pub(crate) type Failure = String;
 /// `http.authorization` (settings, or the word `"none"`: DEC34);
 /// authorization settings without usable keys in `jwks`; and an issuer
 /// whose keys would be fetched over plain http from a host that is not
-/// loopback (DEC38).
-pub(crate) fn preflight(server: &Server, addr: SocketAddr) -> Result<(), Failure> {
+/// loopback (DEC38). A refusal of the settings' values names the
+/// configuration file they came from (`file`), as a refusal at load does
+/// (README, "Configuration"; issue 49, item 5).
+pub(crate) fn preflight(
+    server: &Server,
+    addr: SocketAddr,
+    file: Option<&std::path::Path>,
+) -> Result<(), Failure> {
     let http = server.config().http();
     if !addr.ip().is_loopback() && http.allowed_origins.is_none() {
         return Err(format!(
@@ -88,7 +94,11 @@ pub(crate) fn preflight(server: &Server, addr: SocketAddr) -> Result<(), Failure
     let Some(s) = settings(server) else {
         return Ok(());
     };
-    match s.jwks.as_ref().map(Keys::from_jwks) {
+    let named = |sentence: String| match file {
+        Some(file) => format!("config file {}: {sentence}", file.display()),
+        None => sentence,
+    };
+    let verdict = match s.jwks.as_ref().map(Keys::from_jwks) {
         None => super::issuer::fetchable(&s.issuer).map_err(|e| {
             format!(
                 "refusing to fetch the keys of the issuer {}, which is {e}: configure its https URL, or put its keys in http.authorization.jwks",
@@ -98,7 +108,8 @@ pub(crate) fn preflight(server: &Server, addr: SocketAddr) -> Result<(), Failure
         Some(Ok(keys)) if !keys.is_empty() => Ok(()),
         Some(Ok(_)) => Err("http.authorization.jwks holds no RSA or P-256 signing key".to_owned()),
         Some(Err(e)) => Err(format!("http.authorization.jwks: {e}")),
-    }
+    };
+    verdict.map_err(named)
 }
 
 /// The authorization settings, when authorization is on.

@@ -223,8 +223,16 @@ pub(crate) fn main() -> ExitCode {
         Command::Serve {
             http: Some(addr),
             issuer_ca,
-        } => serve_http(config, addr, issuer_ca.as_deref(), (cli.log_level, warning)),
+        } => serve_http(
+            config,
+            (addr, cli.config.as_deref()),
+            issuer_ca.as_deref(),
+            (cli.log_level, warning),
+        ),
         Command::Demo { out } => {
+            if let Some(sentence) = out.as_deref().and_then(demo::unwritable_out) {
+                return refuse(&sentence);
+            }
             let is_default = config == Config::default();
             demo::run(&cli.config, &cli.user, out, is_default)
         }
@@ -279,7 +287,7 @@ fn load_config(cli: &Cli) -> Result<Config, String> {
 /// keys or serving fails.
 fn serve_http(
     config: Config,
-    addr: SocketAddr,
+    (addr, file): (SocketAddr, Option<&std::path::Path>),
     issuer_ca: Option<&std::path::Path>,
     (level, warning): (LogLevel, Option<String>),
 ) -> ExitCode {
@@ -290,7 +298,7 @@ fn serve_http(
         );
     }
     let server = Server::new(config);
-    if let Err(sentence) = http::preflight(&server, addr) {
+    if let Err(sentence) = http::preflight(&server, addr, file) {
         return refuse(&sentence);
     }
     let client = match issuer::Client::new(issuer_ca) {

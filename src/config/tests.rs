@@ -93,7 +93,21 @@ fn refuses_bad_files_with_a_reason() {
         ),
         (
             r#"{"stock":[{"product_id":"p","stock":-1}]}"#,
-            "wrong shape",
+            "wrong shape at stock[0].stock (",
+        ),
+        // A shape error names its member, not only a position (issue 49,
+        // item 5: a negative state_ttl_seconds named line 1 column 6327).
+        (
+            r#"{"input_required":{"state_ttl_seconds":-1}}"#,
+            "wrong shape at input_required.state_ttl_seconds (invalid value: integer `-1`",
+        ),
+        (
+            r#"{"user":"u","orders":[{"order_id":"A","owner":"o","status":"s","as_of":"2026-09-14T00:00:00Z","source_version":"v","colour":1}]}"#,
+            "wrong shape at orders[0].colour (unknown field `colour`",
+        ),
+        (
+            r#"{"max_line_bytes":"big"}"#,
+            "wrong shape at max_line_bytes (",
         ),
         (
             r#"{"server":{"name":"","version":"1"}}"#,

@@ -3,7 +3,8 @@
 //! The server never uses this module: it is the oracle's own check, used by
 //! the tests, the fuzz targets and `mcp-reference check`. The schemas are
 //! not part of this project; they are read at run time from the folder
-//! named by `MCP_SPEC_DIR`, or else `../shared/spec`, laid out as
+//! named by `MCP_SPEC_DIR`, or else the checkout's `../mcp-spec/schema` (the
+//! README's recipe) or `../shared/spec` ([`spec_dir`]), laid out as
 //! `<version>/schema.json`. Where they are missing, every load fails with
 //! the one sentence of [`missing`]: the pinned specification commit and the
 //! commands that fetch the schemas.
@@ -21,38 +22,46 @@ use std::path::{Path, PathBuf};
 use jsonschema::ValidatorMap;
 use serde_json::Value;
 
+// The gate's list of places, compiled in here too: one list, and no
+// dependency on the gate, whose build script reruns on every build while the
+// schemas are missing.
+#[path = "../schema-gate/src/places.rs"]
+#[allow(dead_code, unreachable_pub)]
+mod places;
+
 /// The commit of the public specification repository
 /// (modelcontextprotocol/modelcontextprotocol) whose schemas and prose this
 /// project rests on: `docs/spec-coverage.md`, the vectors' manifest and CI
 /// all name it.
-pub const SPEC_COMMIT: &str = include_str!("../schema-gate/spec-commit.txt");
+pub use places::SPEC_COMMIT;
 
 /// The one sentence for a schema that is not where it was looked for
-/// (`path`; `None`: no folder was named at all): the pinned commit and the
-/// commands that fetch the schemas and point `MCP_SPEC_DIR` at them.
+/// (`path`; `None`: no folder was found at all): where it was looked for,
+/// and the recipe that fetches the schemas to where they are found
+/// (`testkit/schema-gate/src/places.rs`, shared with the schema gate).
 pub fn missing(path: Option<&Path>) -> String {
     let place = match path {
         Some(p) => format!("no official schema at {}", p.display()),
-        None => "no official schema folder".to_string(),
+        None => format!("no official schema at {}", places::where_looked()),
     };
     format!(
-        "{place}: these tests need the JSON Schemas of the MCP specification at commit \
-         {SPEC_COMMIT}, which this repository does not hold; fetch them beside the checkout \
-         with `git clone --no-checkout https://github.com/modelcontextprotocol/modelcontextprotocol \
-         ../mcp-spec && git -C ../mcp-spec checkout {SPEC_COMMIT} -- schema` and run the tests \
-         with `MCP_SPEC_DIR=\"$(cd ../mcp-spec/schema && pwd)\"` set (or put that schema folder \
-         at ../shared/spec)"
+        "{place}: these tests need the JSON Schemas of the MCP specification, which this \
+         repository does not hold; {}",
+        places::recipe()
     )
 }
 
 /// The folder holding `<version>/schema.json`: `MCP_SPEC_DIR` if set, else
-/// `../shared/spec` if it exists.
+/// the first of the checkout's `../mcp-spec/schema` (the README's recipe)
+/// and `../shared/spec` that holds the 2026-07-28 schema, wherever the
+/// working directory is (`testkit/schema-gate/src/places.rs`).
 pub fn spec_dir() -> Option<PathBuf> {
-    if let Some(dir) = std::env::var_os("MCP_SPEC_DIR") {
-        return Some(PathBuf::from(dir));
-    }
-    let beside = Path::new("../shared/spec");
-    beside.is_dir().then(|| beside.to_path_buf())
+    places::spec_dir()
+}
+
+/// Where [`spec_dir`] looks, in one phrase for a sentence.
+pub fn where_looked() -> String {
+    places::where_looked()
 }
 
 /// A schema a server advertises (a tool's `inputSchema` or
@@ -280,7 +289,7 @@ mod tests {
             let error = error.unwrap_or_default();
             assert!(error.contains(SPEC_COMMIT), "{error}");
             assert!(error.contains("git clone"), "{error}");
-            assert!(error.contains("MCP_SPEC_DIR="), "{error}");
+            assert!(error.contains("mcp-spec checkout"), "{error}");
             assert!(!error.contains('\n'), "one sentence, one line: {error}");
         }
     }

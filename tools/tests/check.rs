@@ -672,29 +672,78 @@ fn cli_exit_codes_and_formats() {
     );
 }
 
-/// Without a schema, from any working directory: the MUST check
-/// stdout.schema cannot run, so the verdict is INCOMPLETE (exit code 3),
-/// never PASS, and the line says how to supply the schema.
-#[test]
-fn no_schema_is_incomplete_from_any_directory() {
-    // One level down in a directory of its own, so that `../shared` is
-    // never a real directory, even when the checkout itself sits in the
-    // temporary directory with its `shared/` beside it.
-    let dir = std::env::temp_dir().join(format!("mcp-check-noschema-{}", std::process::id()));
+/// `check -- CMD` from a working directory of its own, in a fresh shell
+/// (`dir`; no `MCP_SPEC_DIR` unless `spec` names one): (exit code, stdout).
+fn check_reference_from(dir: &str, spec: Option<&std::path::Path>) -> (Option<i32>, String) {
+    let dir = std::env::temp_dir().join(format!("mcp-check-{dir}-{}", std::process::id()));
     let cwd = dir.join("cwd");
     std::fs::create_dir_all(&cwd).unwrap();
-    let out = Command::new(fixture::bin())
+    let mut command = Command::new(fixture::bin());
+    command
         .args(["check", "--", &fixture::bin(), "serve"])
         .current_dir(&cwd)
         .env_remove("MCP_SPEC_DIR")
         .env_remove("MCP_REFERENCE_CONFIG")
-        .env_remove("MCP_REFERENCE_USER")
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(3), "{text}");
+        .env_remove("MCP_REFERENCE_USER");
+    if let Some(spec) = spec {
+        command.env("MCP_SPEC_DIR", spec);
+    }
+    let out = command.output().unwrap();
+    let _ = std::fs::remove_dir_all(dir);
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
+/// Without `MCP_SPEC_DIR`, from any working directory, `check` finds the
+/// schemas where the README's recipe (or this workplace) puts them beside
+/// the checkout, so the reference itself passes, stdout.schema included
+/// (issue 49, item 2: it looked in `../shared/spec` relative to the working
+/// directory only, and every new shell ended INCOMPLETE).
+#[test]
+fn the_schemas_beside_the_checkout_are_found_from_any_directory() {
+    assert!(
+        mcp_reference_testkit::schema::spec_dir().is_some(),
+        "this test run has its schemas beside the checkout or in MCP_SPEC_DIR"
+    );
+    if std::env::var_os("MCP_SPEC_DIR").is_some() {
+        // The schemas may be only where the variable says; this test is
+        // about the places beside the checkout, so it needs one of them.
+        let found = mcp_reference_testkit::schema::spec_dir().unwrap();
+        let beside = mcp_reference_schema_gate::beside_checkout();
+        if !beside
+            .iter()
+            .any(|b| b.join("2026-07-28/schema.json").is_file())
+        {
+            panic!(
+                "MCP_SPEC_DIR={} is set, and neither {} nor {} holds the schemas: this test \
+                 needs them beside the checkout",
+                found.display(),
+                beside[0].display(),
+                beside[1].display()
+            );
+        }
+    }
+    let (code, text) = check_reference_from("beside", None);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(text.contains("pass   MUST     stdout.schema"), "{text}");
+    assert!(text.contains("verdict: PASS"), "{text}");
+}
+
+/// With `MCP_SPEC_DIR` naming a folder without the schemas, the MUST
+/// check stdout.schema cannot run, so the verdict is INCOMPLETE (exit code
+/// 3), never PASS, and the line says how to supply the schema.
+#[test]
+fn no_schema_is_incomplete_from_any_directory() {
+    let empty = std::env::temp_dir().join(format!("mcp-check-nospec-{}", std::process::id()));
+    std::fs::create_dir_all(&empty).unwrap();
+    let (code, text) = check_reference_from("noschema", Some(&empty));
+    let _ = std::fs::remove_dir_all(&empty);
+    assert_eq!(code, Some(3), "{text}");
     assert!(text.contains("notrun MUST     stdout.schema"), "{text}");
     assert!(text.contains("set MCP_SPEC_DIR"), "{text}");
+    assert!(text.contains(&empty.display().to_string()), "{text}");
     assert!(text.contains("verdict: INCOMPLETE"), "{text}");
     // check's own reason, in a few words, not the test suite's sentence
     // (issue 39, item 5: it was 900 characters about "these tests").
@@ -702,12 +751,11 @@ fn no_schema_is_incomplete_from_any_directory() {
         .lines()
         .find(|l| l.contains("no official 2026-07-28 schema"))
         .unwrap_or_default();
-    assert!(reason.len() < 400, "{} characters: {reason}", reason.len());
+    assert!(reason.len() < 500, "{} characters: {reason}", reason.len());
     assert!(
         !text.contains("these tests") && !text.contains("run the tests"),
         "{text}"
     );
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 #[test]

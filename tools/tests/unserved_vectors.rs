@@ -64,15 +64,21 @@ fn http_vectors_against_other_data_are_not_run_and_name_the_configuration() {
 #[test]
 fn stdio_fixture_vectors_against_other_data_are_not_run_and_name_the_configuration() {
     let bin = fixture::bin();
-    let (code, out, err) = fixture::cli(&[
-        "check",
-        "--vectors",
-        "--fixture",
-        "catalog",
-        "--",
-        &bin,
-        "serve",
-    ]);
+    // `check --vectors --fixture catalog -- BIN serve EXTRA...`.
+    let catalog = |extra: &[&str]| {
+        let mut args = vec![
+            "check",
+            "--vectors",
+            "--fixture",
+            "catalog",
+            "--",
+            &bin,
+            "serve",
+        ];
+        args.extend_from_slice(extra);
+        fixture::cli(&args)
+    };
+    let (code, out, err) = catalog(&[]);
     assert_eq!(code, 3, "{out}{err}");
     assert!(!out.lines().any(|l| l.starts_with("FAIL")), "{out}");
     assert!(
@@ -94,17 +100,7 @@ fn stdio_fixture_vectors_against_other_data_are_not_run_and_name_the_configurati
         env!("CARGO_MANIFEST_DIR"),
         "/../vectors/configs/catalog.json"
     );
-    let (code, out, err) = fixture::cli(&[
-        "check",
-        "--vectors",
-        "--fixture",
-        "catalog",
-        "--",
-        &bin,
-        "serve",
-        "--config",
-        config,
-    ]);
+    let (code, out, err) = catalog(&["--config", config]);
     assert_eq!(code, 0, "{out}{err}");
     assert!(
         out.contains(", 0 not run;") && !out.contains("NOT RUN"),

@@ -71,8 +71,8 @@ pub struct Options {
     pub reply_timeout: Duration,
     /// How long the whole run may take; checks it cuts are not run.
     pub deadline: Duration,
-    /// The 2026-07-28 `schema.json`; `None`: `MCP_SPEC_DIR` or
-    /// `../shared/spec`.
+    /// The 2026-07-28 `schema.json`; `None`: where the test kit's
+    /// `schema::spec_dir` looks (`MCP_SPEC_DIR`, else beside the checkout).
     pub schema: Option<PathBuf>,
 }
 
@@ -203,7 +203,7 @@ fn load_schemas(options: &Options) -> Result<probes::Schemas, RunError> {
             // sentence (`schema::missing`) speaks of tests to run.
             let dir = schema::spec_dir();
             let modern = match &dir {
-                None => Err("MCP_SPEC_DIR is not set and ../shared/spec does not exist".into()),
+                None => Err(format!("none at {}", schema::where_looked())),
                 Some(d) if !d.join(wire::VERSION).join("schema.json").is_file() => Err(format!(
                     "none at {}",
                     d.join(wire::VERSION).join("schema.json").display()

@@ -917,7 +917,8 @@ pub fn stdout(cx: &Ctx, schemas: &Schemas) -> Results {
         Err(why) => Outcome::NotRun(format!(
             "no official 2026-07-28 schema to validate with ({why}): pass --schema FILE or \
              set MCP_SPEC_DIR to the schema/ folder of the specification repository at commit \
-             {} (README, \"Tests need the official schemas\")",
+             {} (or put that folder at ../mcp-spec/schema beside this checkout; README, \"Tests \
+             need the official schemas\")",
             mcp_reference_testkit::schema::SPEC_COMMIT
         )),
         Ok(_) => report(&schema_bad, "do not validate against the official schema"),

@@ -52,9 +52,10 @@ pub(crate) struct Args {
     deadline_ms: u64,
 
     /// The official 2026-07-28 schema.json to validate stdout with
-    /// (default: $MCP_SPEC_DIR/2026-07-28/schema.json, else
-    /// ../shared/spec/2026-07-28/schema.json relative to the working
-    /// directory). It is schema/2026-07-28/schema.json in a checkout of the
+    /// (default: $MCP_SPEC_DIR/2026-07-28/schema.json, else the first of
+    /// ../mcp-spec/schema/2026-07-28/schema.json (the README's recipe) and
+    /// ../shared/spec/2026-07-28/schema.json beside the checkout this was
+    /// built from). It is schema/2026-07-28/schema.json in a checkout of the
     /// public specification repository. Without one, the MUST check
     /// stdout.schema cannot run and the verdict is INCOMPLETE.
     #[arg(long, value_name = "FILE")]

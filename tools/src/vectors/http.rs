@@ -80,7 +80,7 @@ pub struct HttpReport {
     /// The vectors' file (`vectors/http.jsonl`, `vectors/http-auth.jsonl`).
     pub file: &'static str,
     /// Why none was run: the server's data is not the fixture's
-    /// ([`served`]).
+    /// (`served`).
     pub unserved: Option<String>,
 }
 

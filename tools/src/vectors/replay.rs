@@ -85,7 +85,7 @@ pub struct Report {
     /// were tried again on fresh processes (`tried_again`).
     pub retried: usize,
     /// Why the fixture's own vectors were not run: the server's data is
-    /// not the fixture's ([`served`]).
+    /// not the fixture's (`served`).
     pub unserved: Option<String>,
 }
 
