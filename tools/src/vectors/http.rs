@@ -340,13 +340,20 @@ pub fn run_http(options: &HttpOptions) -> Result<HttpReport, String> {
 /// ([`crate::check::fixture::holds`]): each probe POSTed as a conforming
 /// client sends it for the fixture's configuration
 /// ([`mcp_reference_testkit::http::conforming`], its mirrored headers
-/// included), with the `Authorization` of the fixture's first vector that
-/// sends one and was answered 200 (a token the fixture accepts, for
-/// `http-auth`). `Some`: why its vectors cannot be run, naming the
+/// included), with, where that configuration has authorization
+/// ([`mcp_reference_testkit::model::auth::settings`]: `http-auth`), the
+/// `Authorization` of the fixture's first vector that sends one and was
+/// answered 200 (a token the fixture accepts). Without authorization a
+/// conforming client sends no token: the `http` fixture's own bearer
+/// tokens (row A9's) are what its vectors test, never credentials, and a
+/// server that reads them as a user (`faulty_http_server
+/// --user-from-token`) must fail those vectors, not have its data judged
+/// by them. `Some`: why its vectors cannot be run, naming the
 /// configuration to serve.
 fn served(fixture: &str, vectors: &str, url: &Url, options: &HttpOptions) -> Option<String> {
     let config = crate::check::fixture::config(fixture)?;
-    let token = vectors.lines().find_map(|line| {
+    let authorizes = mcp_reference_testkit::model::auth::settings(&config).is_some();
+    let token = vectors.lines().filter(|_| authorizes).find_map(|line| {
         let v: Value = serde_json::from_str(line).ok()?;
         if v.pointer("/response/status").and_then(Value::as_u64) != Some(200) {
             return None;
