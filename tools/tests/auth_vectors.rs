@@ -146,6 +146,12 @@ fn each_authorization_fault_fails_its_vectors() {
                     "http-auth/A7-tomas: must, textbook, canonical",
                 ],
             ),
+            // Row A8 where an admitted request is answered with an error.
+            (
+                "--echo-token-in-error",
+                "should",
+                &["http-auth/A8-unknown-tool: must, canonical"],
+            ),
             // Row A2: a 405 at a metadata path without `allow`, judged at
             // `textbook` (the reference's methods, as a set).
             (
