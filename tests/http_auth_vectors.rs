@@ -1,5 +1,5 @@
 //! The authorization vectors, `vectors/http-auth.jsonl` (docs/vectors.md,
-//! "Authorization vectors"; issue 39, item 11): rows A1 to A8 as HTTP
+//! "Authorization vectors"; issue 39, item 11; A2 and A8 issue 46): rows A1 to A8 as HTTP
 //! exchanges any OAuth-protected resource server can replay, for the
 //! `http-auth` fixture (`vectors/configs/http-auth.json`: the `http`
 //! fixture with `http.authorization` and a fixed JWK Set, the test
@@ -135,6 +135,31 @@ fn cases() -> Vec<Case> {
             )
         },
         Case {
+            change: |r| {
+                r.target = "/.well-known/oauth-protected-resource/mcp".into();
+            },
+            ..case(
+                "A2-post-metadata",
+                "POST at the path-inserted well-known URL: 405 with allow: GET, HEAD, no body",
+                call(1, "A-104"),
+                vec![],
+            )
+        },
+        Case {
+            change: |r| {
+                r.method = "DELETE".into();
+                r.target = "/.well-known/oauth-protected-resource".into();
+                r.headers.retain(|(n, _)| n == "Host");
+                r.body.clear();
+            },
+            ..case(
+                "A2-delete-root",
+                "DELETE at the root well-known URL: 405 with allow: GET, HEAD, no body",
+                String::new(),
+                vec![],
+            )
+        },
+        Case {
             challenge: Some(json!({"resource_metadata": true})),
             ..case(
                 "A3-no-token",
@@ -247,7 +272,41 @@ fn cases() -> Vec<Case> {
             call(6, "B-205"),
             vec![client],
         ),
+        // A8: the token sent must not come back, in the places a server
+        // that reports a token's fault would put it (the challenge's
+        // `error_description`, a 400 for a malformed header) or in a
+        // JSON-RPC error answered to an admitted token. Its status and
+        // challenge are those of the row that decides (A5, A4, A7).
+        case(
+            "A8-bad-signature",
+            "mira's token with one byte of its signature changed: 401 invalid_token, and no part of the token in the response",
+            call(1, "A-104"),
+            vec![resigned(&mira)],
+        ),
+        case(
+            "A8-two-tokens",
+            "two Authorization headers with two tokens: 400, and neither token in the response",
+            call(1, "A-104"),
+            vec![mira.clone(), token("tomas", "orders:read", |_| {})],
+        ),
+        case(
+            "A8-unknown-tool",
+            "mira's valid token on a call of cancel_order: 400 with -32602, and no part of the token in the error",
+            r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"cancel_order","arguments":{"order_id":"A-104"},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#.into(),
+            vec![mira],
+        ),
     ]
+}
+
+/// `token` with the first character of its signature changed (a valid
+/// base64url character still): a bad signature (A5).
+fn resigned(token: &str) -> String {
+    let (head, sig) = token.rsplit_once('.').unwrap_or_default();
+    let mut sig: Vec<char> = sig.chars().collect();
+    if let Some(c) = sig.first_mut() {
+        *c = if *c == 'A' { 'B' } else { 'A' };
+    }
+    format!("{head}.{}", sig.into_iter().collect::<String>())
 }
 
 /// The last segment of a token: what must never come back (A8).
@@ -276,10 +335,12 @@ fn generate() -> String {
             .check(NOW, &request)
             .unwrap_or_else(|e| panic!("{}: {e}", c.name));
         let rule = c.name.split('-').next().unwrap_or_default();
-        assert_eq!(
-            expect.row(),
-            rule,
-            "{}: the model decides by another row",
+        // An A8 vector holds A8 (nothing of the token comes back) over an
+        // exchange another A row decides; every other one, its own row.
+        let decides = expect.row();
+        assert!(
+            decides == rule || (rule == "A8" && decides.starts_with('A')),
+            "{}: the model decides by another row ({decides})",
             c.name
         );
         let row = rows::row(rule).unwrap_or_else(|| panic!("no row {rule}"));
@@ -297,7 +358,13 @@ fn generate() -> String {
         if let Some(challenge) = &c.challenge {
             want["challenge"] = challenge.clone();
         }
-        if !response.body.is_empty() && rule == "A7" {
+        // An A8 vector asks only for a reply with its id where a body
+        // came: what it holds is that the token is absent.
+        if !response.body.is_empty() && rule == "A8" {
+            let reply: Value = serde_json::from_slice(&response.body).unwrap();
+            want["id"] = json!(reply["id"].to_string());
+            want["outcome"] = json!("reply");
+        } else if !response.body.is_empty() && rule == "A7" {
             let reply: Value = serde_json::from_slice(&response.body).unwrap();
             want["id"] = json!(reply["id"].to_string());
             want["outcome"] = json!("result");
@@ -375,10 +442,10 @@ fn the_committed_authorization_vectors_are_the_generators() {
         std::fs::read_to_string(&config_path).unwrap_or_default(),
         config_text
     );
-    // Every row that an exchange decides has a vector (A2 is the
-    // textbook's 405 at a metadata path; A9 is the configuration without
-    // authorization, the `http` fixture itself).
-    for row in ["A1", "A3", "A4", "A5", "A6", "A7"] {
+    // Every row that an exchange decides has a vector, and A8 (no part of
+    // a token in a response) its own; A9 (no authorization configured) is
+    // in vectors/http.jsonl, the `http` fixture being that configuration.
+    for row in ["A1", "A2", "A3", "A4", "A5", "A6", "A7", "A8"] {
         assert!(
             fresh.contains(&format!("\"rule\":\"{row}\"")),
             "row {row} has no vector"

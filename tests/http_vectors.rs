@@ -142,8 +142,22 @@ fn cases() -> Vec<Case> {
         ("H15-no-version-under-header", "a _meta without protocolVersion under a valid MCP-Protocol-Version header: 400 with _meta's -32602", r#"{"jsonrpc":"2.0","id":11,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/clientCapabilities":{}}}}"#.into(), |r| set(r, "MCP-Protocol-Version", "2026-07-28"), None),
         ("H16-initialize-modern", "initialize with modern _meta and agreeing headers, a method 2026-07-28 does not have: 404 with -32601 and data.supported", format!(r#"{{"jsonrpc":"2.0","id":12,"method":"initialize","params":{{{META}}}}}"#), |_| {}, None),
         ("H18-json-only", "a call asking for progress whose Accept allows no stream (application/json only): the response alone, as application/json, the notifications dropped", r#"{"jsonrpc":"2.0","id":13,"method":"tools/call","params":{"name":"test_tool_with_progress","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"progressToken":"p"}}}"#.to_string(), |r| set(r, "Accept", "application/json"), None),
+        ("A9-token-ignored", "no authorization configured: a request carrying a bearer token (one naming tomas) is answered as without, as the launch user mira: A-104 is hers", call(3, "get_order", "A-104"), |r| r.headers.push(("Authorization".into(), bearer_tomas())), None),
+        ("A9-token-no-user", "no authorization configured: a bearer token naming tomas does not make B-205 readable; mira gets the forbidden tool error", call(4, "get_order", "B-205"), |r| r.headers.push(("Authorization".into(), bearer_tomas())), None),
         ("H17-session-id", "Mcp-Session-Id and Last-Event-ID are ignored: 200, no session id", discover(1), |r| { set(r, "Mcp-Session-Id", "abc"); set(r, "Last-Event-ID", "7"); }, None),
     ]
+}
+
+/// `Bearer` and an unsigned token (`alg: none`) whose `sub` is tomas, for
+/// this fixture's resource: what a client of a server without
+/// authorization may still send (row A9), never a basis for whose orders
+/// are read.
+fn bearer_tomas() -> Vec<u8> {
+    use base64::Engine as _;
+    let b64 = |v: &Value| base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(v.to_string());
+    let header = json!({"typ": "at+jwt", "alg": "none"});
+    let claims = json!({"iss": "http://127.0.0.1:9000", "sub": "tomas", "aud": "http://127.0.0.1:8080/mcp", "scope": "orders:read", "exp": 4_102_444_800u64});
+    format!("Bearer {}.{}.", b64(&header), b64(&claims)).into_bytes()
 }
 
 /// One vector, its members in the documented order (docs/vectors.md).
@@ -214,7 +228,13 @@ fn generate() -> String {
             .check(&request)
             .unwrap_or_else(|e| panic!("{name}: {e}"));
         let rule = name.split('-').next().unwrap_or_default();
-        assert_eq!(expect.row, rule, "{name}: the model decides by another row");
+        // A9 (no authorization configured): the core answers the body, as
+        // without the token (H15).
+        assert!(
+            expect.row == rule || (rule == "A9" && expect.row == "H15"),
+            "{name}: the model decides by another row ({})",
+            expect.row
+        );
         let row = rows::row(rule).unwrap_or_else(|| panic!("no row {rule}"));
         // The level and source: the case's own where the specification's
         // MUST is conditional (a dual-era server may answer a request
@@ -228,6 +248,16 @@ fn generate() -> String {
             .filter(|_| matches!(rule, "H7" | "H15"));
         let decided = core.unwrap_or(row);
         let (level, source) = level.unwrap_or((decided.level.as_str(), decided.source.as_str()));
+        // A9 holds its own statement (AUTH-01) over the core's outcome: the
+        // reply is the core's to the body, as the launch user.
+        let decided = match rule {
+            "A9" => expect
+                .body
+                .as_ref()
+                .and_then(|b| rows::row(b.row))
+                .unwrap_or(decided),
+            _ => decided,
+        };
         // What the level requires: the status, and for a body the id and
         // the outcome (an error with the codes its source allows, any when
         // it names none; or a result with isError).
@@ -325,7 +355,10 @@ fn the_committed_http_vectors_are_the_generators() {
         .lines()
         .filter_map(|l| l.split("\"rule\":\"").nth(1)?.split('"').next())
         .collect();
-    for row in rows::rows().iter().filter(|r| r.id.starts_with('H')) {
+    for row in rows::rows()
+        .iter()
+        .filter(|r| r.id.starts_with('H') || r.id == "A9")
+    {
         assert!(
             rules.contains(row.id.as_str()),
             "row {} has no HTTP vector",

@@ -116,6 +116,19 @@ def not_json_rpc(body):
     return v if isinstance(v, dict) and "jsonrpc" not in v else None
 
 
+def allow_matches(want, headers):
+    """Where the reference's response has an allow header (a 405: rows H2,
+    A2), the server's lists the same methods (RFC 9110 10.2.1: a
+    comma-separated list; compared as a set, method names case-sensitive),
+    judged at textbook and canonical; without one, nothing is asked."""
+    reference = want["headers"].get("allow")
+    if reference is None:
+        return True
+    got = headers.get("allow")
+    methods = lambda text: {m.strip() for m in text.split(",") if m.strip()}
+    return got is not None and methods(got) == methods(reference)
+
+
 def http_judge(v, status, headers, body):
     expect, want = v["expect"], v["response"]
     got = http_reply(headers, body)
@@ -123,7 +136,7 @@ def http_judge(v, status, headers, body):
     for level in http_levels(v["level"]):
         if level == "canonical":
             ok = (status == want["status"] and headers.get("content-type") == want["headers"].get("content-type")
-                  and body == want["body"].encode("utf-8"))
+                  and body == want["body"].encode("utf-8") and allow_matches(want, headers))
         elif level == "textbook":
             if want["body"] == "":
                 ok = status == want["status"] and body == b""
@@ -136,6 +149,7 @@ def http_judge(v, status, headers, body):
                 w, h = members(want["body"].encode("utf-8")), members(got)
                 ok = (status == want["status"] and w is not None and h is not None
                       and token(h[0]) == token(w[0]) and same(textbook_form(w[1]), textbook_form(h[1])))
+            ok = ok and allow_matches(want, headers)
         else:
             ok = ("status" not in expect or status == expect["status"]) and (
                 "outcome" not in expect or meets(expect, got)) and challenge_meets(

@@ -36,6 +36,16 @@
 //!                     error_description (SEC-07, row A8)
 //!   --one-user        answers every admitted token as the configuration's
 //!                     user, whoever the token names (SEC-04)
+//!   --echo-token-in-error
+//!                     puts the request's bearer token in the message of
+//!                     every JSON-RPC error it answers an admitted request
+//!                     with (SEC-07, row A8)
+//!
+//! With a configuration without `http.authorization`:
+//!   --user-from-token answers a request carrying a bearer token as the
+//!                     token's `sub`, unverified, instead of the launch
+//!                     user (row A9: no authorization configured, so the
+//!                     token is no basis for whose orders are read)
 //! ```
 //!
 //! It listens on 127.0.0.1 at port N (default: a free port), says `serving MCP over HTTP at
@@ -65,6 +75,8 @@ struct Faults {
     no_challenge_scope: bool,
     echo_token: bool,
     one_user: bool,
+    echo_token_in_error: bool,
+    user_from_token: bool,
 }
 
 fn main() -> ExitCode {
@@ -85,6 +97,8 @@ fn main() -> ExitCode {
             "--no-challenge-scope" => faults.no_challenge_scope = true,
             "--echo-token" => faults.echo_token = true,
             "--one-user" => faults.one_user = true,
+            "--echo-token-in-error" => faults.echo_token_in_error = true,
+            "--user-from-token" => faults.user_from_token = true,
             "--port" => match args.next().and_then(|p| p.parse().ok()) {
                 Some(p) => port = p,
                 None => {
@@ -246,6 +260,19 @@ fn claims(token: &str) -> Option<serde_json::Value> {
     serde_json::from_slice(&bytes).ok()
 }
 
+/// `--echo-token-in-error`: `body`, when it is a JSON-RPC error, with
+/// `token` put in its message; any other body as it is.
+fn echo_in_error(body: Vec<u8>, token: &str) -> Vec<u8> {
+    let Ok(mut reply) = serde_json::from_slice::<serde_json::Value>(&body) else {
+        return body;
+    };
+    let Some(message) = reply.pointer_mut("/error/message") else {
+        return body;
+    };
+    *message = format!("{} (token {token})", message.as_str().unwrap_or_default()).into();
+    serde_json::to_vec(&reply).unwrap_or(body)
+}
+
 fn serve(mut stream: TcpStream, cx: &Context<'_>) -> std::io::Result<()> {
     let (binding, config, listen, faults) = (cx.binding, cx.config, cx.listen, cx.faults);
     stream.set_read_timeout(Some(Duration::from_secs(5)))?;
@@ -291,11 +318,21 @@ fn serve(mut stream: TcpStream, cx: &Context<'_>) -> std::io::Result<()> {
         &trust,
     );
     let bearer = token(&lines);
-    // --accept-no-aud: a token without `aud` is its `sub`'s, unverified.
+    // --accept-no-aud: a token without `aud` is its `sub`'s, unverified;
+    // --user-from-token: without authorization, any token's `sub`.
     let unverified = bearer
         .as_deref()
         .and_then(claims)
-        .filter(|c| faults.accept_no_aud && c.get("aud").is_none())
+        .filter(|c| {
+            (faults.accept_no_aud && c.get("aud").is_none())
+                || (faults.user_from_token
+                    && config
+                        .http()
+                        .authorization
+                        .as_ref()
+                        .and_then(|a| a.oauth())
+                        .is_none())
+        })
         .and_then(|c| c.get("sub")?.as_str().map(str::to_owned))
         .and_then(|sub| config.clone().with_user(sub).ok())
         .map(Server::new);
@@ -361,6 +398,11 @@ fn serve(mut stream: TcpStream, cx: &Context<'_>) -> std::io::Result<()> {
     let mut out_body = response.body;
     if faults.no_allow {
         out_headers.retain(|(n, _)| !n.eq_ignore_ascii_case("allow"));
+    }
+    if faults.echo_token_in_error
+        && let Some(t) = &bearer
+    {
+        out_body = echo_in_error(out_body, t);
     }
     if faults.errors_as_200 && status >= 400 && !out_body.is_empty() {
         status = 200;

@@ -37,7 +37,7 @@ fn http_vectors_against_other_data_are_not_run_and_name_the_configuration() {
     let serve =
         format!("mcp-reference serve --http {authority} --config vectors/configs/http.json");
     assert!(
-        out.starts_with("NOT RUN: the 47 vectors of vectors/http.jsonl: the server's data is not the http fixture's")
+        out.starts_with("NOT RUN: the 49 vectors of vectors/http.jsonl: the server's data is not the http fixture's")
             && out.contains(&serve),
         "{out}"
     );
@@ -56,7 +56,7 @@ fn http_vectors_against_other_data_are_not_run_and_name_the_configuration() {
     drop(server);
     assert_eq!(code, 0, "{out}{err}");
     assert!(
-        out.contains("http vectors: must 36/36, should 3/3, textbook 47/47, canonical 47/47"),
+        out.contains("http vectors: must 36/36, should 5/5, textbook 49/49, canonical 49/49"),
         "{out}"
     );
 }

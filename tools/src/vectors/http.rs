@@ -9,8 +9,8 @@
 //! | level | passes when |
 //! | --- | --- |
 //! | `must`, `should` | the status is `expect.status` where the specification fixes one (else any); when `expect` names an outcome, the body's JSON-RPC response (as `application/json`, or among the events of a `text/event-stream`) is what [`super::format::meets`] says; the authorization vectors' `challenge` (the `WWW-Authenticate` parameters), `members` (the metadata document's) and `absent` (no part of a token sent comes back, row A8) hold |
-//! | `textbook` | as above, and the body's JSON equals the reference's but for the error's wording and `data` ([`super::format::textbook_equal`]); an empty body where the reference's is empty |
-//! | `canonical` | the status, the `content-type` and the body bytes are the reference's |
+//! | `textbook` | the status, and the body's JSON equals the reference's but for the error's wording and `data` ([`super::format::textbook_equal`]); an empty body where the reference's is empty; where the reference sent `allow` (a 405), the same methods ([`allow_matches`]) |
+//! | `canonical` | the status, the `content-type` and the body bytes are the reference's, and `allow` as at `textbook` |
 //!
 //! The report has one line per level; the exit code rests on `must` alone
 //! unless `--level` asks for more, as for the stdio vectors.
@@ -132,7 +132,9 @@ fn judge(v: &Value, response: &Response) -> Vec<&'static str> {
         .filter(|l| {
             let ok = match *l {
                 "canonical" => {
-                    want.get("status").and_then(Value::as_u64) == Some(u64::from(response.status))
+                    allow_matches(&want, response)
+                        && want.get("status").and_then(Value::as_u64)
+                            == Some(u64::from(response.status))
                         && want
                             .pointer("/headers/content-type")
                             .and_then(Value::as_str)
@@ -140,7 +142,9 @@ fn judge(v: &Value, response: &Response) -> Vec<&'static str> {
                         && response.body == reference_body.as_bytes()
                 }
                 "textbook" => {
-                    want.get("status").and_then(Value::as_u64) == Some(u64::from(response.status))
+                    allow_matches(&want, response)
+                        && want.get("status").and_then(Value::as_u64)
+                            == Some(u64::from(response.status))
                         && if reference_body.is_empty() {
                             response.body.is_empty()
                         } else if let Some(document) = not_json_rpc(reference_body) {
@@ -155,6 +159,25 @@ fn judge(v: &Value, response: &Response) -> Vec<&'static str> {
             !ok
         })
         .collect()
+}
+
+/// Where the reference's response has an `allow` header (a 405: rows H2,
+/// A2), the server's lists the same methods (RFC 9110 §10.2.1: a
+/// comma-separated list; compared as a set, method names case-sensitive),
+/// judged at `textbook` and `canonical`; without one, nothing is asked.
+fn allow_matches(want: &Value, response: &Response) -> bool {
+    let Some(reference) = want.pointer("/headers/allow").and_then(Value::as_str) else {
+        return true;
+    };
+    let methods = |list: &str| -> std::collections::BTreeSet<String> {
+        list.split(',')
+            .map(|m| m.trim().to_owned())
+            .filter(|m| !m.is_empty())
+            .collect()
+    };
+    response
+        .header("allow")
+        .is_some_and(|got| methods(got) == methods(reference))
 }
 
 /// A reference body that is JSON but no JSON-RPC message (the Protected
@@ -317,13 +340,20 @@ pub fn run_http(options: &HttpOptions) -> Result<HttpReport, String> {
 /// ([`crate::check::fixture::holds`]): each probe POSTed as a conforming
 /// client sends it for the fixture's configuration
 /// ([`mcp_reference_testkit::http::conforming`], its mirrored headers
-/// included), with the `Authorization` of the fixture's first vector that
-/// sends one and was answered 200 (a token the fixture accepts, for
-/// `http-auth`). `Some`: why its vectors cannot be run, naming the
+/// included), with, where that configuration has authorization
+/// ([`mcp_reference_testkit::model::auth::settings`]: `http-auth`), the
+/// `Authorization` of the fixture's first vector that sends one and was
+/// answered 200 (a token the fixture accepts). Without authorization a
+/// conforming client sends no token: the `http` fixture's own bearer
+/// tokens (row A9's) are what its vectors test, never credentials, and a
+/// server that reads them as a user (`faulty_http_server
+/// --user-from-token`) must fail those vectors, not have its data judged
+/// by them. `Some`: why its vectors cannot be run, naming the
 /// configuration to serve.
 fn served(fixture: &str, vectors: &str, url: &Url, options: &HttpOptions) -> Option<String> {
     let config = crate::check::fixture::config(fixture)?;
-    let token = vectors.lines().find_map(|line| {
+    let authorizes = mcp_reference_testkit::model::auth::settings(&config).is_some();
+    let token = vectors.lines().filter(|_| authorizes).find_map(|line| {
         let v: Value = serde_json::from_str(line).ok()?;
         if v.pointer("/response/status").and_then(Value::as_u64) != Some(200) {
             return None;
