@@ -201,6 +201,12 @@ fn each_fault_fails_the_check_of_its_statement() {
         ),
         ("--echo-token", &["auth.no-echo"][..], "SEC-07", Level::Must),
         (
+            "--echo-token-in-error",
+            &["auth.no-echo"][..],
+            "SEC-07",
+            Level::Must,
+        ),
+        (
             "--one-user",
             &["auth.user-isolation", "auth.user-indistinguishable"][..],
             "SEC-04",

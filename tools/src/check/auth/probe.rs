@@ -308,6 +308,26 @@ impl Probe<'_> {
         };
         // Users.
         self.users(book_orders, owner_result.as_ref(), &mut results);
+        // An admitted request answered with a JSON-RPC error (a tool the
+        // server did not list, which no server runs): an error's message
+        // is one more place where a token must not show (auth.no-echo,
+        // row A8). Its answer is judged by the other checks, not here.
+        if accepted {
+            let mut unknown = String::from("mcp-check-unlisted");
+            while tools.contains(&unknown) {
+                unknown.push('_');
+            }
+            let request = self.run.post(body(
+                4,
+                "tools/call",
+                &format!(r#""name":{},"arguments":{{}}"#, Value::from(unknown)),
+            ));
+            // A failed exchange leaves no response where a token could show.
+            let _ = self.exchange(
+                "a valid token, a tool the server did not list",
+                self.bearer(&request, Some(&token)),
+            );
+        }
         // Invalid tokens.
         let target = call_request.unwrap_or_else(|| list.clone());
         self.invalid(&owner, &target, accepted, &mut results);
