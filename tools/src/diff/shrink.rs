@@ -3,21 +3,26 @@
 //!
 //! In order, each step kept when the difference stays: the configuration
 //! to the textbook one; the sequence to one of its lines, then to fewer
-//! lines; each line, as a JSON tree ([`model::parse`], the model's one
-//! reader) toward the textbook request with the line's id, then members
-//! dropped, values replaced by the simplest of their kind (`{}`, `[]`,
-//! `""`, `0`, `false`, `null`), nesting rewritten to its shortest form
-//! (arrays in arrays, `[[[]]]`, as deep as before, then one level less),
-//! ids toward small integers and short strings, strings shortened, numbers
-//! toward shorter literals (fewer digits, no fraction, a shorter exponent,
-//! a long integer as `1e` and its digit count); a line that is no JSON
-//! (nested too deep for the model's reader, say) toward the line `x`, then
-//! to its nesting in the shortest form, then with byte ranges cut out. A step is kept only when
-//! it makes the case shorter (or as long and bytewise smaller), so
-//! shrinking ends. The candidates for a line are tried from where the
-//! last step was found, around, so a line is done after one whole pass
-//! over its candidates finds nothing; shrinking also ends when the budget
-//! of runs is spent.
+//! lines; then each line, its candidates in groups tried in this order:
+//! whole lines (toward the textbook request with the line's id, the line
+//! `x`); members and elements deleted where that keeps the nesting as
+//! deep; the depth of the deepest nesting searched ([`shallower`]: its
+//! first node down that can be written in the shortest form, `[[[]]]`, is,
+//! and its levels are halved, then bisected); the deletions that lower the
+//! nesting; values replaced by the simplest of their kind (`{}`, `[]`,
+//! `""`, `0`, `false`, `null`, nesting in the shortest form), ids toward
+//! small integers and short strings, strings shortened, numbers toward
+//! shorter literals (fewer digits, no fraction, a shorter exponent, a long
+//! integer as `1e` and its digit count). After a step kept the line starts
+//! again from the first group, so deletions are retried after every value
+//! shrunk. A line the model's reader ([`model::parse`]) reads is shrunk as
+//! a tree; any other (nested too deep for it, say) by its shape ([`raw`],
+//! read at any depth), then, unless it was refused only as too deep, with
+//! byte ranges cut out. A step is kept only when it makes the case shorter
+//! (or as long and bytewise smaller), so shrinking ends. Within a group
+//! the candidates are tried from where the group's last step was found,
+//! around, so a line is done after one whole pass over its candidates
+//! finds nothing; shrinking also ends when the budget of runs is spent.
 //!
 //! Owns no rule of `docs/behavior.md`: whether a candidate still differs
 //! is asked of the command and the reference.
