@@ -157,7 +157,8 @@ fn shallower(line: &[u8], shows: &mut dyn FnMut(&[u8]) -> bool) -> Option<Vec<u8
             continue;
         };
         let already = shortest == line;
-        if !already && !(smaller(&shortest, line) && shows(&shortest)) {
+        // The node's own levels, in the shortest form, must show it first.
+        if !(already || smaller(&shortest, line) && shows(&shortest)) {
             continue;
         }
         let mut best = (!already).then_some(shortest);
