@@ -16,6 +16,19 @@
 //!                           top-level members in reverse order
 //!   --deep-as-invalid       answers a line nested 128 levels deep or more
 //!                           with -32600 instead of -32700
+//!   --depth-limit N         reads nesting up to N - 1 levels, as a port on
+//!                           a parser with another limit than the
+//!                           reference's does: a line nested N levels or
+//!                           more gets -32700; one the reference refuses as
+//!                           too deep but nested fewer than N levels is
+//!                           answered as the reference answers it with each
+//!                           value past the levels the reference reads
+//!                           read as null (a port that reads the line and
+//!                           finds the deep member irrelevant)
+//!   --silent-on-non-objects answers nothing to a line whose JSON is not an
+//!                           object (a batch, a scalar), as the ports on
+//!                           the official SDKs drop what their message
+//!                           schema refuses
 //!   --parse-error-as-invalid
 //!                           answers every line that is not JSON with
 //!                           -32600 instead of -32700 (an error with id
@@ -114,6 +127,7 @@ use std::time::Duration;
 
 use mcp_reference::Order;
 use mcp_reference::{Config, Direct, Disposition, Server};
+use mcp_reference_testkit::model::MAX_DEPTH;
 use serde_json::Value;
 
 #[derive(Default)]
@@ -123,6 +137,8 @@ struct Faults {
     skip_version_check: bool,
     no_result_type: bool,
     deep_as_invalid: bool,
+    depth_limit: Option<usize>,
+    silent_on_non_objects: bool,
     parse_error_as_invalid: bool,
     silent_on_parse_errors: bool,
     version_once: bool,
@@ -167,6 +183,16 @@ fn parse() -> Result<Faults, String> {
             "--skip-version-check" => f.skip_version_check = true,
             "--no-result-type" => f.no_result_type = true,
             "--deep-as-invalid" => f.deep_as_invalid = true,
+            "--depth-limit" => {
+                let n = args
+                    .next()
+                    .ok_or("--depth-limit needs a number of levels")?;
+                f.depth_limit = Some(
+                    n.parse()
+                        .map_err(|_| "--depth-limit needs a number of levels")?,
+                );
+            }
+            "--silent-on-non-objects" => f.silent_on_non_objects = true,
             "--parse-error-as-invalid" => f.parse_error_as_invalid = true,
             "--version-once" => f.version_once = true,
             "--silent-on-parse-errors" => f.silent_on_parse_errors = true,
@@ -404,6 +430,46 @@ fn main() -> ExitCode {
     }
 }
 
+/// How deep the brackets of `line` nest (outside its strings), and the
+/// line with each array or object that would sit deeper than `keep`
+/// levels written as `null`.
+fn cut_deep(line: &[u8], keep: usize) -> (usize, Vec<u8>) {
+    let mut out = Vec::with_capacity(line.len());
+    let (mut depth, mut max, mut in_string, mut escaped) = (0usize, 0usize, false, false);
+    // While cutting: the depth at which the cut value opened.
+    let mut cutting: Option<usize> = None;
+    for &b in line {
+        match (in_string, escaped, b) {
+            (true, true, _) => escaped = false,
+            (true, false, b'\\') => escaped = true,
+            (true, false, b'"') => in_string = false,
+            (true, false, _) => {}
+            (false, _, b'"') => in_string = true,
+            (false, _, b'[' | b'{') => {
+                depth += 1;
+                max = max.max(depth);
+                if depth > keep && cutting.is_none() {
+                    cutting = Some(depth);
+                    out.extend_from_slice(b"null");
+                }
+            }
+            (false, _, b']' | b'}') => {
+                if cutting == Some(depth) {
+                    cutting = None;
+                    depth = depth.saturating_sub(1);
+                    continue;
+                }
+                depth = depth.saturating_sub(1);
+            }
+            _ => {}
+        }
+        if cutting.is_none() {
+            out.push(b);
+        }
+    }
+    (max, out)
+}
+
 /// A number that differs from run to run (the standard library's
 /// randomly keyed hasher).
 fn random() -> u64 {
@@ -415,7 +481,25 @@ fn random() -> u64 {
 
 /// The reply to one line, newline included, as the faults make it.
 fn handle(server: &Server, faults: &Faults, line: &[u8], version_seen: bool) -> Option<String> {
+    let cut;
+    let line = match faults.depth_limit {
+        Some(limit) => {
+            let (depth, shallow) = cut_deep(line, MAX_DEPTH);
+            if depth >= limit {
+                return Some(
+                    "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32700,\"message\":\"Parse error\"}}\n"
+                        .into(),
+                );
+            }
+            cut = shallow;
+            &cut[..]
+        }
+        None => line,
+    };
     let parsed: Option<Value> = serde_json::from_slice(line).ok();
+    if faults.silent_on_non_objects && parsed.as_ref().is_some_and(|v| !v.is_object()) {
+        return None;
+    }
     let method = parsed
         .as_ref()
         .and_then(|v| v.get("method"))

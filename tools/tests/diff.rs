@@ -160,6 +160,59 @@ fn deep_nesting_is_one_class_of_at_most_300_bytes() {
     println!("{} bytes: {}", class.lines[0].len(), text(&class.lines));
 }
 
+/// The depth at which the reference stops reading, asked of the core:
+/// the fewest levels of `[` whose line it answers with a parse error
+/// (and the model's level, which must agree).
+fn reference_depth_limit() -> usize {
+    let server = mcp_reference::Server::new(mcp_reference::Config::default());
+    let code = |depth: usize| {
+        let line = format!("{}{}", "[".repeat(depth), "]".repeat(depth));
+        let reply = server.respond(line.as_bytes()).unwrap_or_default();
+        let reply: serde_json::Value = serde_json::from_slice(&reply).unwrap_or_default();
+        reply["error"]["code"].as_i64()
+    };
+    let limit = (1..=4096)
+        .find(|d| code(*d) == Some(-32700))
+        .expect("the core refuses some depth");
+    assert_eq!(limit, mcp_reference_testkit::model::parse::TOO_DEEP_LEVEL);
+    limit
+}
+
+/// A port whose parser reads deeper than the reference's (twice as deep),
+/// and that drops a line that is not an object, as the ports on the
+/// official SDKs do (issue 46, item 4): the deep class's case is the
+/// nesting alone, `{"":` and one array fewer than the reference's limit,
+/// at exactly that limit, found in a few dozen runs (the halving), not
+/// the generated kilobyte with its other members.
+#[test]
+fn a_port_reading_deeper_shrinks_to_the_nesting_alone_at_the_limit() {
+    let boundary = reference_depth_limit();
+    let deeper = (2 * boundary).to_string();
+    let started = Instant::now();
+    let report = report(&["--depth-limit", &deeper, "--silent-on-non-objects"]);
+    let took = started.elapsed();
+    let class = report
+        .classes
+        .iter()
+        .find(|c| c.row == "E3")
+        .unwrap_or_else(|| panic!("no class of the depth row\n{}", report.text()));
+    let inner = boundary - 1;
+    let want = format!("{{\"\":{}{}}}", "[".repeat(inner), "]".repeat(inner));
+    assert_eq!(text(&class.lines), want, "{}", report.text());
+    assert!(
+        class.shrink_runs <= 64,
+        "{} runs to shrink\n{}",
+        class.shrink_runs,
+        report.text()
+    );
+    println!(
+        "{} bytes, {} shrinking runs, {:.1} s in all",
+        want.len(),
+        class.shrink_runs,
+        took.as_secs_f64()
+    );
+}
+
 #[test]
 fn a_log_line_on_stdout_is_one_class() {
     let class = only_class("--log-on-stdout");

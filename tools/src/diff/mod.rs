@@ -133,6 +133,9 @@ pub struct Class {
     pub also: Vec<String>,
     /// How many generated cases fell into this class.
     pub count: u64,
+    /// How many candidates shrinking this class tried (each a run, unless
+    /// another class had run it already); 0 when it was not shrunk.
+    pub shrink_runs: u32,
     /// The difference on the minimal case, in one sentence.
     pub difference: String,
     /// The configuration both were given, when it is not the textbook one.
@@ -551,6 +554,7 @@ fn search(exec: &mut Exec, options: &Options) -> Result<Searched, String> {
                 rule,
                 also,
                 count: s.count,
+                shrink_runs: spent,
                 difference: found.sentence,
                 config: shown,
                 lines,

@@ -207,6 +207,7 @@ impl DiffReport {
                     "merged": c.merged,
                     "also": c.also,
                     "count": c.count,
+                    "shrink_runs": c.shrink_runs,
                     "difference": c.difference,
                     "config": c.config,
                     "shell": shell_line(c, argv),

@@ -3,21 +3,26 @@
 //!
 //! In order, each step kept when the difference stays: the configuration
 //! to the textbook one; the sequence to one of its lines, then to fewer
-//! lines; each line, as a JSON tree ([`model::parse`], the model's one
-//! reader) toward the textbook request with the line's id, then members
-//! dropped, values replaced by the simplest of their kind (`{}`, `[]`,
-//! `""`, `0`, `false`, `null`), nesting rewritten to its shortest form
-//! (arrays in arrays, `[[[]]]`, as deep as before, then one level less),
-//! ids toward small integers and short strings, strings shortened, numbers
-//! toward shorter literals (fewer digits, no fraction, a shorter exponent,
-//! a long integer as `1e` and its digit count); a line that is no JSON
-//! (nested too deep for the model's reader, say) toward the line `x`, then
-//! to its nesting in the shortest form, then with byte ranges cut out. A step is kept only when
-//! it makes the case shorter (or as long and bytewise smaller), so
-//! shrinking ends. The candidates for a line are tried from where the
-//! last step was found, around, so a line is done after one whole pass
-//! over its candidates finds nothing; shrinking also ends when the budget
-//! of runs is spent.
+//! lines; then each line, its candidates in groups tried in this order:
+//! whole lines (toward the textbook request with the line's id, the line
+//! `x`); members and elements deleted where that keeps the nesting as
+//! deep; the depth of the deepest nesting searched ([`shallower`]: its
+//! first node down that can be written in the shortest form, `[[[]]]`, is,
+//! and its levels are halved, then bisected); the deletions that lower the
+//! nesting; values replaced by the simplest of their kind (`{}`, `[]`,
+//! `""`, `0`, `false`, `null`, nesting in the shortest form), ids toward
+//! small integers and short strings, strings shortened, numbers toward
+//! shorter literals (fewer digits, no fraction, a shorter exponent, a long
+//! integer as `1e` and its digit count). After a step kept the line starts
+//! again from the first group, so deletions are retried after every value
+//! shrunk. A line the model's reader ([`model::parse`]) reads is shrunk as
+//! a tree; any other (nested too deep for it, say) by its shape ([`raw`],
+//! read at any depth), then, unless it was refused only as too deep, with
+//! byte ranges cut out. A step is kept only when it makes the case shorter
+//! (or as long and bytewise smaller), so shrinking ends. Within a group
+//! the candidates are tried from where the group's last step was found,
+//! around, so a line is done after one whole pass over its candidates
+//! finds nothing; shrinking also ends when the budget of runs is spent.
 //!
 //! Owns no rule of `docs/behavior.md`: whether a candidate still differs
 //! is asked of the command and the reference.
@@ -28,6 +33,8 @@ use mcp_reference::Config;
 use mcp_reference_testkit::model::{self, Json};
 
 use super::exec::textbook_request;
+
+mod raw;
 
 /// A case: configuration and lines.
 pub(crate) type Case = (Config, Vec<Vec<u8>>);
@@ -77,67 +84,168 @@ pub(crate) fn shrink(
             i += 1;
         }
     }
-    // Each line.
+    // Each line: whole lines, then deletions that keep the nesting, the
+    // depth, the other deletions, values; after any step kept, from the
+    // start again, so deletions are retried until none is left.
     for n in 0..lines.len() {
-        // Each step starts where the last one was found and goes around:
-        // a whole pass over the candidates that finds nothing ends it.
-        let mut start = 0;
+        let mut starts = [0usize; 4];
         while let Some(current) = lines.get(n).cloned() {
-            let all: Vec<Vec<u8>> = candidates(&config, &current)
-                .into_iter()
-                .filter(|c| smaller(c, &current))
-                .collect();
-            let begin = if start < all.len() { start } else { 0 };
-            let better = (begin..all.len())
-                .chain(0..begin)
-                .filter_map(|i| all.get(i).map(|c| (i, c)))
-                .find(|(_, c)| {
-                    let mut next = lines.clone();
-                    if let Some(slot) = next.get_mut(n) {
-                        *slot = (*c).clone();
-                    }
-                    test(&config, &next, &mut left)
-                });
-            match better {
-                Some((i, c)) => {
-                    start = i;
-                    if let Some(slot) = lines.get_mut(n) {
-                        *slot = c.clone();
-                    }
+            let mut shows = |c: &[u8], left: &mut u32| {
+                let mut next = lines.clone();
+                if let Some(slot) = next.get_mut(n) {
+                    *slot = c.to_vec();
                 }
-                None => break,
+                test(&config, &next, left)
+            };
+            let [jumps, deletions, values] = candidates(&config, &current);
+            // Deletions that lower the nesting go after the depth search:
+            // down the deepest path each would fail where the search wins.
+            let depth = nesting(&current);
+            let (keeping, lowering): (Vec<_>, Vec<_>) =
+                deletions.into_iter().partition(|c| nesting(c) >= depth);
+            // Deleting levels of nesting in its shortest form is what the
+            // depth search decides.
+            let lowering = lowering
+                .into_iter()
+                .filter(|c| !cuts_levels(&current, c))
+                .collect();
+            let phases = [jumps, keeping, lowering, values];
+            let mut kept = None;
+            for (phase, all) in phases.iter().enumerate() {
+                let all: Vec<&Vec<u8>> = all.iter().filter(|c| smaller(c, &current)).collect();
+                let start = starts.get(phase).copied().unwrap_or(0);
+                let begin = if start < all.len() { start } else { 0 };
+                let found = (begin..all.len())
+                    .chain(0..begin)
+                    .filter_map(|i| all.get(i).map(|c| (i, *c)))
+                    .find(|(_, c)| shows(c, &mut left));
+                if let Some((i, c)) = found {
+                    if let Some(s) = starts.get_mut(phase) {
+                        *s = i;
+                    }
+                    kept = Some(c.clone());
+                    break;
+                }
+                // After the deletions: the depth.
+                if phase == 1
+                    && let Some(c) = shallower(&current, &mut |c| shows(c, &mut left))
+                {
+                    kept = Some(c);
+                    break;
+                }
+            }
+            match (kept, lines.get_mut(n)) {
+                (Some(c), Some(slot)) => *slot = c,
+                _ => break,
             }
         }
     }
     (config, lines)
 }
 
+/// The line with its deepest nesting at the fewest levels that still show
+/// the difference: down the deepest path, the first array or object that
+/// can be written in the shortest form ([`nest`], as many levels) is, and
+/// its levels are halved while the difference shows, then bisected between
+/// the last that did not and the last that did. Each try is one run, so
+/// a depth of `d` costs about 2 log2 `d` runs, not `d`.
+fn shallower(line: &[u8], shows: &mut dyn FnMut(&[u8]) -> bool) -> Option<Vec<u8>> {
+    let shape = raw::Shape::of(line);
+    for (node, height) in shape.deepest_path() {
+        let at = |k: usize| shape.replaced(node, &nest(k));
+        let Some(shortest) = at(height) else {
+            continue;
+        };
+        let already = shortest == line;
+        // The node's own levels, in the shortest form, must show it first.
+        if !(already || smaller(&shortest, line) && shows(&shortest)) {
+            continue;
+        }
+        let mut best = (!already).then_some(shortest);
+        // Levels known to show (`hi`) and not to (`lo`).
+        let (mut lo, mut hi) = (0, height);
+        while hi / 2 > lo {
+            let k = hi / 2;
+            match at(k).filter(|c| shows(c)) {
+                Some(c) => (hi, best) = (k, Some(c)),
+                None => lo = k,
+            }
+        }
+        while hi - lo > 1 {
+            let k = lo + (hi - lo) / 2;
+            match at(k).filter(|c| shows(c)) {
+                Some(c) => (hi, best) = (k, Some(c)),
+                None => lo = k,
+            }
+        }
+        // Every node below is in the shortest form already.
+        return best;
+    }
+    None
+}
+
+/// Whether `cut` is `line` without some levels of a nesting in the
+/// shortest form: what differs is `[` some times, then `]` as many.
+fn cuts_levels(line: &[u8], cut: &[u8]) -> bool {
+    let prefix = line.iter().zip(cut).take_while(|(a, b)| a == b).count();
+    let rest = cut.len().saturating_sub(prefix);
+    let suffix = line
+        .iter()
+        .rev()
+        .zip(cut.iter().rev())
+        .take(rest)
+        .take_while(|(a, b)| a == b)
+        .count();
+    let Some(middle) = line.get(prefix..line.len().saturating_sub(suffix)) else {
+        return false;
+    };
+    let open = middle.iter().take_while(|b| **b == b'[').count();
+    !middle.is_empty() && middle.len() == 2 * open && nest(open) == middle
+}
+
 fn smaller(a: &[u8], b: &[u8]) -> bool {
     a.len() < b.len() || (a.len() == b.len() && a < b)
 }
 
-/// The candidates for one line, most promising first.
-fn candidates(config: &Config, line: &[u8]) -> Vec<Vec<u8>> {
+/// The candidates for one line, in three groups tried in order: whole
+/// lines it may become (the textbook request, `x`), deletions of members
+/// and elements, then simpler values, most promising first in each.
+fn candidates(config: &Config, line: &[u8]) -> [Vec<Vec<u8>>; 3] {
     if line.contains(&b'\r') {
-        return byte_candidates(line);
+        return [Vec::new(), Vec::new(), byte_candidates(line)];
     }
-    if let Ok(parsed) = model::parse(line) {
-        return tree_candidates(config, &parsed.tree)
-            .into_iter()
-            .map(|t| t.render())
-            .collect();
+    let render = |groups: [Vec<Json>; 3], bad: Option<&[u8]>| {
+        groups.map(|g| {
+            g.into_iter()
+                .map(|t| match bad {
+                    Some(bad) => put_back(&t.render(), bad),
+                    None => t.render(),
+                })
+                .collect()
+        })
+    };
+    let read = model::parse(line);
+    if let Ok(parsed) = &read {
+        return render(tree_candidates(config, &parsed.tree), None);
     }
     // A line that is JSON but for bytes that are not UTF-8: shrunk as a
     // tree with a stand-in character for them, put back after.
     if let Some((text, bad)) = stand_in(line)
         && let Ok(parsed) = model::parse(text.as_bytes())
     {
-        return tree_candidates(config, &parsed.tree)
-            .into_iter()
-            .map(|t| put_back(&t.render(), &bad))
-            .collect();
+        return render(tree_candidates(config, &parsed.tree), Some(&bad));
     }
-    byte_candidates(line)
+    // Any other line (nested too deep for the model's reader, not JSON):
+    // by its shape, then byte ranges cut out.
+    // A line refused only as too deep is JSON as far as it was read: its
+    // shape is all there is to shrink, and byte cuts (hundreds of runs on
+    // a line of a few hundred bytes) would only break it.
+    let shape = raw::Shape::of(line);
+    let mut values = shape.shorter_scalars();
+    if read != Err(model::parse::Refusal::TooDeep) {
+        values.extend(byte_candidates(line));
+    }
+    [vec![b"x".to_vec(), Vec::new()], shape.deletions(), values]
 }
 
 /// The private-use character that stands in for bytes that are not UTF-8.
@@ -411,8 +519,11 @@ fn shorter_numbers(n: &str) -> Vec<String> {
     out
 }
 
-fn tree_candidates(config: &Config, tree: &Json) -> Vec<Json> {
+/// [`candidates`] for a line the model reads: toward the textbook request,
+/// the deletions, the simpler values.
+fn tree_candidates(config: &Config, tree: &Json) -> [Vec<Json>; 3] {
     let mut out = Vec::new();
+    let (mut deletions, mut values) = (Vec::new(), Vec::new());
     // Toward the textbook request, keeping the line's id (or none).
     if let Json::Obj(members) = tree {
         let id = members.iter().find(|m| m.0 == "id").map(|m| m.2.clone());
@@ -451,7 +562,7 @@ fn tree_candidates(config: &Config, tree: &Json) -> Vec<Json> {
         if !path.is_empty()
             && let Some(t) = removed(tree, &path)
         {
-            out.push(t);
+            deletions.push(t);
         }
         let is_id = path.len() == 1
             && matches!(tree, Json::Obj(ms) if path.first().and_then(|i| ms.get(*i)).is_some_and(|m| m.0 == "id"));
@@ -460,12 +571,12 @@ fn tree_candidates(config: &Config, tree: &Json) -> Vec<Json> {
                 if &with != node
                     && let Some(t) = replaced(tree, &path, with)
                 {
-                    out.push(t);
+                    values.push(t);
                 }
             }
         }
     }
-    out
+    [out, deletions, values]
 }
 
 fn with_meta(tree: &Json) -> Option<&Json> {
@@ -486,7 +597,7 @@ mod tests {
     #[test]
     fn a_line_with_bytes_that_are_not_utf8_shrinks_as_a_tree() {
         let line = b"{\"id\":1,\"method\":\"a\x93b\",\"deep\":[[[]]]}";
-        let all = candidates(&Config::default(), line);
+        let all: Vec<Vec<u8>> = candidates(&Config::default(), line).concat();
         let stand_in = "\u{e000}".as_bytes();
         assert!(all.iter().all(|c| !c.windows(3).any(|w| w == stand_in)));
         assert!(
@@ -522,6 +633,7 @@ mod tests {
         let all = tree.map(|t| tree_candidates(&Config::default(), &t));
         assert!(all.is_ok_and(|all| {
             all.iter()
+                .flatten()
                 .any(|t| t.render() == br#"{"id":1,"x":[[[[]]]]}"#)
         }));
     }
