@@ -9,7 +9,7 @@
 //! | level | passes when |
 //! | --- | --- |
 //! | `must`, `should` | the status is `expect.status` where the specification fixes one (else any); when `expect` names an outcome, the body's JSON-RPC response (as `application/json`, or among the events of a `text/event-stream`) is what [`super::format::meets`] says; the authorization vectors' `challenge` (the `WWW-Authenticate` parameters), `members` (the metadata document's) and `absent` (no part of a token sent comes back, row A8) hold |
-//! | `textbook` | the status, and the body's JSON equals the reference's but for the error's wording and `data` ([`super::format::textbook_equal`]); an empty body where the reference's is empty; where the reference sent `allow` (a 405), the same methods ([`allow_matches`]) |
+//! | `textbook` | the status, and the body's JSON equals the reference's but for the error's wording and `data` ([`super::format::textbook_equal`]); an empty body where the reference's is empty; where the reference sent `allow` (a 405), the same methods (`allow_matches`) |
 //! | `canonical` | the status, the `content-type` and the body bytes are the reference's, and `allow` as at `textbook` |
 //!
 //! The report has one line per level; the exit code rests on `must` alone
