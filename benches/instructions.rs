@@ -1,6 +1,9 @@
 //! The instruction-count regression gate: how many instructions one
-//! `Server::respond_into` costs per request class, counted by valgrind's
-//! callgrind, compared with the committed baseline.
+//! `Server::respond_into` costs per request class, and one request of each
+//! of the other paths a request takes (the HTTP binding, with and without
+//! a cached verified token, and both rounds of a multi round-trip request:
+//! [`paths`]), counted by valgrind's callgrind, compared with the committed
+//! baseline.
 //!
 //! Wall-clock figures drift on a shared machine; instruction counts of the
 //! same binary on the same input do not, so they can fail CI. The classes
@@ -15,21 +18,24 @@
 //! - `--update`: measure and rewrite the baseline. Do it deliberately, in
 //!   its own commit, when a change is worth its cost;
 //! - `--measure CLASS N respond|floor` (internal): the process valgrind
-//!   runs; answers the class's line N times inside `measured_respond`, or
-//!   runs the floor of `benches/dispatch.rs` N times inside `measured_floor`.
+//!   runs; answers the class's line N times inside `measured_respond` (a
+//!   path's request inside its `measured_respond_*`), or runs the floor of
+//!   `benches/dispatch.rs` N times inside `measured_floor`.
 //!
-//! The table also shows the floor's count (parse the line into a `Value`,
-//! serialize it) and `now / floor`: a deterministic companion to the
+//! The table also shows the floor's count (parse the line, or a path's
+//! JSON-RPC body, into a `Value`, serialize it) and `now / floor`: a deterministic companion to the
 //! wall-clock ratios of `benches/dispatch.rs`. Only `now` is gated.
 //!
 //! How a count is taken: callgrind starts with collection off
 //! (`--collect-atstart=no`) and `--toggle-collect` turns it on only inside
-//! `measured_respond`, so process start, configuration rendering and the
-//! reply check are not counted. The output buffer is warmed by one call
+//! `measured_respond` (and the paths' `measured_respond_*`), so process
+//! start, configuration rendering, token minting and the reply check are
+//! not counted. The output buffer is warmed by one call
 //! outside the measured function, as the stdio driver's buffer is warm
 //! after its first line. The count is the total over N calls divided by N.
 
 mod common;
+mod paths;
 
 use std::collections::BTreeMap;
 use std::hint::black_box;
@@ -64,6 +70,9 @@ fn measured_floor(line: &[u8]) {
 }
 
 fn measure(name: &str, calls: u64, floor: bool) -> Result<(), String> {
+    if let Some(done) = paths::measure(name, calls, floor.then_some(measured_floor as fn(&[u8]))) {
+        return done;
+    }
     let server = common::server();
     let class = common::classes()
         .into_iter()
@@ -151,7 +160,19 @@ fn check_all() -> Result<(), String> {
             .validate_reply(method.as_deref(), &reply)
             .map_err(|e| format!("{}: reply breaks the schema: {e}", class.name))?;
     }
+    // Each path judges its own replies (the model and the schema); no call
+    // is counted here.
+    for (name, _) in paths::PATHS {
+        paths::measure(name, 0, None).unwrap_or_else(|| Err(format!("no path {name}")))?;
+    }
     Ok(())
+}
+
+/// Every row of the gate: the request classes of `benches/common`, then
+/// the paths of [`paths`], each as (baseline key, title).
+fn rows() -> Vec<(&'static str, &'static str)> {
+    let classes = common::classes().into_iter().map(|c| (c.name, c.title));
+    classes.chain(paths::PATHS).collect()
 }
 
 fn gate(update: bool) -> Result<bool, String> {
@@ -164,16 +185,17 @@ fn gate(update: bool) -> Result<bool, String> {
 
     let mut now = BTreeMap::new();
     let mut floor = BTreeMap::new();
-    for class in common::classes() {
-        now.insert(class.name, count(&exe, class.name, "respond", &dir)?);
-        floor.insert(class.name, count(&exe, class.name, "floor", &dir)?);
+    for (name, _) in rows() {
+        now.insert(name, count(&exe, name, "respond", &dir)?);
+        floor.insert(name, count(&exe, name, "floor", &dir)?);
     }
 
     if update {
         let classes: serde_json::Map<String, Value> =
             now.iter().map(|(k, v)| (k.to_string(), json!(v))).collect();
         let doc = json!({
-            "about": "Instructions per Server::respond_into call, per request class, under \
+            "about": "Instructions per Server::respond_into call, per request class, and per \
+                      request of the HTTP and multi round-trip paths (benches/paths), under \
                       valgrind callgrind (cargo bench --bench instructions). Update only \
                       deliberately, in its own commit.",
             "toolchain": toolchain,
@@ -200,13 +222,10 @@ fn gate(update: bool) -> Result<bool, String> {
          | --- | ---: | ---: | ---: | ---: | ---: | --- |"
     );
     let mut ok = true;
-    for class in common::classes() {
-        let current = now[class.name];
-        let Some(base) = baseline["classes"][class.name].as_u64() else {
-            println!(
-                "| {} | (none) | {current} | | | | FAIL: not in the baseline |",
-                class.title
-            );
+    for (name, title) in rows() {
+        let current = now[name];
+        let Some(base) = baseline["classes"][name].as_u64() else {
+            println!("| {title} | (none) | {current} | | | | FAIL: not in the baseline |");
             ok = false;
             continue;
         };
@@ -219,10 +238,9 @@ fn gate(update: bool) -> Result<bool, String> {
         } else {
             "ok"
         };
-        let floor = floor[class.name];
+        let floor = floor[name];
         println!(
-            "| {} | {base} | {current} | {:+.1}% | {floor} | {:.2} | {verdict} |",
-            class.title,
+            "| {title} | {base} | {current} | {:+.1}% | {floor} | {:.2} | {verdict} |",
             change * 100.0,
             current as f64 / floor as f64
         );
