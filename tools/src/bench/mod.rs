@@ -1,0 +1,180 @@
+//! `mcp-reference bench`: the same workload against a server under test
+//! (a stdio command, or a Streamable HTTP URL) and against the reference,
+//! in the same run on the same machine, in alternating rounds (reference,
+//! target, reference, target, ...), reported as each server's medians and
+//! as ratios target / reference. Documented in `docs/bench.md`.
+//!
+//! | module | owns |
+//! | --- | --- |
+//! | [`workload`] | the requests, and the one judgement of a reply (asking the test kit's model) |
+//! | [`stdio`] | one round over stdio: a process, pipelined requests |
+//! | [`http`] | one round over HTTP: kept-alive connections; the reference's HTTP server; the loopback rule |
+//! | [`stats`] | percentiles, rates, medians, ratios |
+//! | [`report`] | the table and the JSON object |
+//!
+//! No protocol rule lives here: whether a reply counts is the model's
+//! (or, with `--valid result`, the checker's envelope rule's) decision.
+
+pub mod http;
+pub mod report;
+pub mod stats;
+pub mod stdio;
+pub mod workload;
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use crate::http_client::Url;
+use crate::process::Launch;
+
+use self::report::{LoadAverage, Report, Server};
+use self::stats::{Round, Summary};
+use self::stdio::Start;
+use self::workload::Workload;
+
+/// How long each round runs, and how hard it pushes.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    /// Requests in flight at once on one stdio process.
+    pub concurrency: usize,
+    /// Kept-alive connections over HTTP, one request in flight on each.
+    pub connections: usize,
+    /// How long a round measures.
+    pub duration: Duration,
+    /// Stop a round after this many measured requests instead (it still
+    /// stops at `duration`).
+    pub requests: Option<u64>,
+    /// Time at the start of each round whose replies are judged but not
+    /// measured.
+    pub warmup: Duration,
+    /// Rounds per server.
+    pub rounds: u32,
+    /// How long one reply may take.
+    pub timeout: Duration,
+    /// How long a server may take to answer its first request.
+    pub start_timeout: Duration,
+}
+
+/// Where the server under test is.
+#[derive(Debug, Clone)]
+pub enum Target {
+    /// A stdio command.
+    Stdio(Vec<OsString>),
+    /// A Streamable HTTP endpoint.
+    Http(Url),
+}
+
+/// Everything a run needs.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// The server under test.
+    pub target: Target,
+    /// The workload and its judge.
+    pub workload: Workload,
+    /// The rounds.
+    pub plan: Plan,
+    /// The reference program (`mcp-reference`).
+    pub reference: OsString,
+    /// The configuration file the reference serves (and a stdio target is
+    /// given in `MCP_REFERENCE_CONFIG`); `None`: the textbook's.
+    pub config_file: Option<PathBuf>,
+}
+
+/// The reference's program: `mcp-reference` beside this one if there is
+/// one, else the one on `PATH`.
+pub fn default_reference() -> OsString {
+    let name = format!("mcp-reference{}", std::env::consts::EXE_SUFFIX);
+    std::env::current_exe()
+        .ok()
+        .map(|exe| exe.with_file_name(&name))
+        .filter(|p| p.is_file())
+        .map_or_else(|| OsString::from(&name), PathBuf::into_os_string)
+}
+
+fn config_args(options: &Options) -> Vec<OsString> {
+    match &options.config_file {
+        Some(file) => vec!["--config".into(), file.clone().into_os_string()],
+        None => Vec::new(),
+    }
+}
+
+/// Runs the rounds. `Err`: a server could not be started or reached (one
+/// sentence).
+pub fn run(options: &Options) -> Result<Report, String> {
+    let load_start = LoadAverage::now();
+    let plan = &options.plan;
+    let workload = &options.workload;
+    let mut reference_rounds: Vec<Round> = Vec::new();
+    let mut target_rounds: Vec<Round> = Vec::new();
+    let (reference_command, target_command) = match &options.target {
+        Target::Stdio(command) => {
+            let mut argv = vec![options.reference.clone(), "serve".into()];
+            argv.extend(config_args(options));
+            let reference = Launch {
+                argv,
+                env: Vec::new(),
+                env_remove: vec!["MCP_REFERENCE_CONFIG".into(), "MCP_REFERENCE_USER".into()],
+            };
+            let target = Launch {
+                argv: command.clone(),
+                env: options
+                    .config_file
+                    .iter()
+                    .map(|f| ("MCP_REFERENCE_CONFIG".into(), f.clone().into_os_string()))
+                    .collect(),
+                env_remove: Vec::new(),
+            };
+            for _ in 0..plan.rounds {
+                let r = stdio::round(&reference, workload, plan)
+                    .map_err(|Start(e)| format!("the reference could not be run: {e}"))?;
+                reference_rounds.push(r);
+                let t = stdio::round(&target, workload, plan)
+                    .map_err(|Start(e)| format!("the server could not be run: {e}"))?;
+                target_rounds.push(t);
+            }
+            (reference.display(), target.display())
+        }
+        Target::Http(url) => {
+            let reference = http::Reference::start(
+                &options.reference,
+                &config_args(options),
+                plan.start_timeout,
+            )
+            .map_err(|Start(e)| e)?;
+            for _ in 0..plan.rounds {
+                let r = http::round(&reference.url, workload, plan)
+                    .map_err(|Start(e)| format!("the reference could not be run: {e}"))?;
+                reference_rounds.push(r);
+                let t = http::round(url, workload, plan).map_err(|Start(e)| e)?;
+                target_rounds.push(t);
+            }
+            (
+                reference.command.clone(),
+                format!("http://{}{}", url.authority, url.path),
+            )
+        }
+    };
+    Ok(Report {
+        transport: match options.target {
+            Target::Stdio(_) => "stdio",
+            Target::Http(_) => "http",
+        },
+        plan: plan.clone(),
+        call: workload.call.clone(),
+        valid: workload.valid,
+        config_file: options.config_file.clone(),
+        load_start,
+        load_end: LoadAverage::now(),
+        reference: Server {
+            command: reference_command,
+            summary: Summary::of(&reference_rounds),
+            rounds: reference_rounds,
+        },
+        target: Server {
+            command: target_command,
+            summary: Summary::of(&target_rounds),
+            rounds: target_rounds,
+        },
+    })
+}
