@@ -24,9 +24,9 @@ use mcp_reference_testkit::model::http::HttpRequest;
 use crate::check::wire;
 use crate::http_client::{Connection, Request, Url};
 
-use super::Plan;
+use super::plan::{Plan, Start};
 use super::stats::Round;
-use super::stdio::Start;
+use super::verdicts::Verdicts;
 use super::workload::Workload;
 
 /// Whether `url`'s host is loopback: `localhost`, or an IP address in
@@ -66,12 +66,13 @@ fn wire_request(request: &HttpRequest) -> Request {
 /// Sends one request and judges its response.
 fn exchange(
     conn: &mut Connection,
+    verdicts: &mut Verdicts,
     url: &Url,
     workload: &Workload,
     n: u64,
     timeout: Duration,
 ) -> (Instant, Instant, Result<(), (&'static str, String)>) {
-    let request = workload.http_request(&url.authority, &url.path, workload.line(n));
+    let request = workload.http_request(&url.authority, &url.path, n);
     let bytes = conn.encode(&wire_request(&request));
     let sent = Instant::now();
     let response = conn.exchange(&bytes, timeout);
@@ -84,8 +85,16 @@ fn exchange(
                 .iter()
                 .map(|(n, v)| (n.as_str(), v.as_str()))
                 .collect();
-            workload
-                .judge_http(&request, port(url), r.status, &headers, &r.body)
+            verdicts
+                .judge_http(
+                    workload,
+                    n,
+                    &request,
+                    port(url),
+                    r.status,
+                    &headers,
+                    &r.body,
+                )
                 .map_err(|e| (e.kind, e.detail))
         }
     };
@@ -96,7 +105,14 @@ fn exchange(
 pub fn round(url: &Url, workload: &Workload, plan: &Plan) -> Result<Round, Start> {
     // The first request: the server is reachable when it is answered.
     let mut first = Connection::new(url);
-    let (_, _, verdict) = exchange(&mut first, url, workload, 0, plan.start_timeout);
+    let (_, _, verdict) = exchange(
+        &mut first,
+        &mut Verdicts::default(),
+        url,
+        workload,
+        0,
+        plan.start_timeout,
+    );
     let mut round = Round::default();
     match verdict {
         Err(("transport error", e)) => {
@@ -120,6 +136,7 @@ pub fn round(url: &Url, workload: &Workload, plan: &Plan) -> Result<Round, Start
                 s.spawn(|| {
                     let mut part = Round::default();
                     let mut conn = Connection::new(url);
+                    let mut verdicts = Verdicts::default();
                     let mut last = warm_end;
                     loop {
                         let now = Instant::now();
@@ -135,7 +152,7 @@ pub fn round(url: &Url, workload: &Workload, plan: &Plan) -> Result<Round, Start
                         }
                         let n = counter.fetch_add(1, Ordering::Relaxed);
                         let (sent, arrived, verdict) =
-                            exchange(&mut conn, url, workload, n, plan.timeout);
+                            exchange(&mut conn, &mut verdicts, url, workload, n, plan.timeout);
                         match verdict {
                             Ok(()) if sent >= warm_end => {
                                 part.requests += 1;

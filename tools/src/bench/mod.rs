@@ -9,52 +9,32 @@
 //! | [`workload`] | the requests, and the one judgement of a reply (asking the test kit's model) |
 //! | [`stdio`] | one round over stdio: a process, pipelined requests |
 //! | [`http`] | one round over HTTP: kept-alive connections; the reference's HTTP server; the loopback rule |
+//! | [`plan`] | how long and how hard a round runs; the error of a server that cannot be started |
 //! | [`stats`] | percentiles, rates, medians, ratios |
+//! | [`verdicts`] | a reply that differs from one already judged only in its id gets that verdict, so judging stays cheap |
 //! | [`report`] | the table and the JSON object |
 //!
 //! No protocol rule lives here: whether a reply counts is the model's
 //! (or, with `--valid result`, the checker's envelope rule's) decision.
 
 pub mod http;
+pub mod plan;
 pub mod report;
 pub mod stats;
 pub mod stdio;
+pub mod verdicts;
 pub mod workload;
 
 use std::ffi::OsString;
 use std::path::PathBuf;
-use std::time::Duration;
 
 use crate::http_client::Url;
 use crate::process::Launch;
 
+pub use self::plan::{Plan, Start};
 use self::report::{LoadAverage, Report, Server};
 use self::stats::{Round, Summary};
-use self::stdio::Start;
 use self::workload::Workload;
-
-/// How long each round runs, and how hard it pushes.
-#[derive(Debug, Clone)]
-pub struct Plan {
-    /// Requests in flight at once on one stdio process.
-    pub concurrency: usize,
-    /// Kept-alive connections over HTTP, one request in flight on each.
-    pub connections: usize,
-    /// How long a round measures.
-    pub duration: Duration,
-    /// Stop a round after this many measured requests instead (it still
-    /// stops at `duration`).
-    pub requests: Option<u64>,
-    /// Time at the start of each round whose replies are judged but not
-    /// measured.
-    pub warmup: Duration,
-    /// Rounds per server.
-    pub rounds: u32,
-    /// How long one reply may take.
-    pub timeout: Duration,
-    /// How long a server may take to answer its first request.
-    pub start_timeout: Duration,
-}
 
 /// Where the server under test is.
 #[derive(Debug, Clone)]

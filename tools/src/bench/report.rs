@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 use serde_json::{Value, json};
 
-use super::Plan;
+use super::plan::Plan;
 use super::stats::{PERCENTILES, Round, Summary, ratio};
 use super::workload::{Call, KINDS, Valid};
 

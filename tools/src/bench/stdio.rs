@@ -2,7 +2,8 @@
 //! request that must be answered before anything is measured (else the
 //! server could not be started: [`Start`]), then requests pipelined on its
 //! stdin with at most `concurrency` of them unanswered at once, each reply
-//! matched to its request by id and judged ([`super::workload`]).
+//! matched to its request by id and judged ([`super::workload`], through
+//! [`super::verdicts`]).
 //!
 //! A request's latency is the time from handing its line to the writer
 //! thread to its reply line being taken off the reader thread's channel,
@@ -16,15 +17,13 @@ use std::time::{Duration, Instant};
 use crate::check::wire;
 use crate::process::{Launch, Next, Proc};
 
-use super::Plan;
+use super::plan::{Plan, Start};
 use super::stats::Round;
+use super::verdicts::Verdicts;
 use super::workload::Workload;
 
-/// The server could not be started, or answered nothing: one sentence.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Start(pub String);
-
 struct Pending {
+    n: u64,
     sent: Instant,
     measured: bool,
     line: Vec<u8>,
@@ -34,6 +33,7 @@ struct Pending {
 pub fn round(launch: &Launch, workload: &Workload, plan: &Plan) -> Result<Round, Start> {
     let mut proc = Proc::spawn(launch).map_err(Start)?;
     let mut round = Round::default();
+    let mut verdicts = Verdicts::default();
     // The first request: the server is up when it is answered.
     let first = workload.line(0);
     proc.send([first.as_slice(), b"\n"].concat());
@@ -53,7 +53,7 @@ pub fn round(launch: &Launch, workload: &Workload, plan: &Plan) -> Result<Round,
             )));
         }
     };
-    if let Err(e) = workload.judge(&first, &reply.bytes) {
+    if let Err(e) = verdicts.judge(workload, 0, &first, &reply.bytes) {
         round.error(e.kind, || e.detail);
     }
     let start = Instant::now();
@@ -74,6 +74,7 @@ pub fn round(launch: &Launch, workload: &Workload, plan: &Plan) -> Result<Round,
             pending.insert(
                 next_n + 1,
                 Pending {
+                    n: next_n,
                     sent,
                     measured,
                     line,
@@ -98,7 +99,7 @@ pub fn round(launch: &Launch, workload: &Workload, plan: &Plan) -> Result<Round,
                     });
                     continue;
                 };
-                match workload.judge(&p.line, &line.bytes) {
+                match verdicts.judge(workload, p.n, &p.line, &line.bytes) {
                     Ok(()) if p.measured => {
                         round.requests += 1;
                         let ns = arrived.saturating_duration_since(p.sent).as_nanos();

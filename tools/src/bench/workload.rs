@@ -97,6 +97,9 @@ pub struct Workload {
     /// How replies are judged.
     pub valid: Valid,
     params: [Value; 3],
+    /// The headers a conforming client sends with each kind of request
+    /// (they do not depend on the id), `Host` left out.
+    headers: [Vec<(String, Vec<u8>)>; 3],
 }
 
 /// Why a reply does not count, in a word or two (the report's error
@@ -126,12 +129,28 @@ impl Workload {
             "arguments": call.arguments,
             "_meta": meta,
         });
-        Workload {
+        let mut workload = Workload {
             config,
             call,
             valid,
             params: [plain.clone(), plain, called],
-        }
+            headers: Default::default(),
+        };
+        let listen = Listen {
+            port: 0,
+            loopback: true,
+        };
+        let headers = [0, 1, 2].map(|n| {
+            let mut h = mcp_reference_testkit::http::conforming(
+                &workload.config,
+                listen,
+                &workload.line(n),
+            );
+            h.retain(|(name, _)| !name.eq_ignore_ascii_case("host"));
+            h
+        });
+        workload.headers = headers;
+        workload
     }
 
     /// The kind of request number `n` (`0`, `1` or `2`: an index of
@@ -270,22 +289,22 @@ impl Workload {
         Ok(())
     }
 
-    /// The HTTP request a conforming client sends with `body` to the
-    /// endpoint `authority` + `path` (the headers every conforming client
-    /// sends: [`mcp_reference_testkit::http::conforming`]).
-    pub fn http_request(&self, authority: &str, path: &str, body: Vec<u8>) -> HttpRequest {
-        let listen = Listen {
-            port: 0,
-            loopback: true,
-        };
-        let mut headers = mcp_reference_testkit::http::conforming(&self.config, listen, &body);
-        headers.retain(|(n, _)| !n.eq_ignore_ascii_case("host"));
-        headers.insert(0, ("Host".into(), authority.as_bytes().to_vec()));
+    /// The HTTP request a conforming client sends with request `n` to
+    /// the endpoint `authority` + `path` (the headers every conforming
+    /// client sends: [`mcp_reference_testkit::http::conforming`]).
+    pub fn http_request(&self, authority: &str, path: &str, n: u64) -> HttpRequest {
+        let mut headers = vec![("Host".to_owned(), authority.as_bytes().to_vec())];
+        headers.extend(
+            self.headers
+                .get(Workload::kind(n))
+                .cloned()
+                .unwrap_or_default(),
+        );
         HttpRequest {
             method: "POST".into(),
             target: path.to_owned(),
             headers,
-            body,
+            body: self.line(n),
         }
     }
 }
@@ -378,7 +397,7 @@ mod tests {
     #[test]
     fn http_requests_carry_the_mirrored_headers() {
         let w = textbook(Valid::Model);
-        let r = w.http_request("127.0.0.1:9", "/mcp", w.line(2));
+        let r = w.http_request("127.0.0.1:9", "/mcp", 2);
         let get = |name: &str| {
             r.headers
                 .iter()
