@@ -1,7 +1,7 @@
 //! `mcp-reference bench`: the same workload against a server under test
 //! (a stdio command, or a Streamable HTTP URL) and against the reference,
 //! in the same run on the same machine, in alternating rounds (reference,
-//! target, reference, target, ...), reported as each server's medians and
+//! target, target, reference, reference, target, ...: [`alternate`]), reported as each server's medians and
 //! as ratios target / reference. Documented in `docs/bench.md`.
 //!
 //! | module | owns |
@@ -79,14 +79,37 @@ fn config_args(options: &Options) -> Vec<OsString> {
     }
 }
 
+/// Runs `rounds` rounds of each, in the order reference, target, target,
+/// reference, reference, target, ... (each pair in turn reversed, so that
+/// a machine that speeds up or slows down during the run favours neither:
+/// with strict alternation the one that goes first in every pair pays for
+/// what the other finds warm); the rounds of each, in the order they ran.
+pub fn alternate(
+    rounds: u32,
+    mut reference: impl FnMut() -> Result<Round, String>,
+    mut target: impl FnMut() -> Result<Round, String>,
+) -> Result<(Vec<Round>, Vec<Round>), String> {
+    let (mut r, mut t) = (Vec::new(), Vec::new());
+    for i in 0..rounds {
+        if i % 2 == 0 {
+            r.push(reference()?);
+            t.push(target()?);
+        } else {
+            t.push(target()?);
+            r.push(reference()?);
+        }
+    }
+    Ok((r, t))
+}
+
 /// Runs the rounds. `Err`: a server could not be started or reached (one
 /// sentence).
 pub fn run(options: &Options) -> Result<Report, String> {
     let load_start = LoadAverage::now();
     let plan = &options.plan;
     let workload = &options.workload;
-    let mut reference_rounds: Vec<Round> = Vec::new();
-    let mut target_rounds: Vec<Round> = Vec::new();
+    let reference_rounds: Vec<Round>;
+    let target_rounds: Vec<Round>;
     let (reference_command, target_command) = match &options.target {
         Target::Stdio(command) => {
             let mut argv = vec![options.reference.clone(), "serve".into()];
@@ -105,14 +128,17 @@ pub fn run(options: &Options) -> Result<Report, String> {
                     .collect(),
                 env_remove: Vec::new(),
             };
-            for _ in 0..plan.rounds {
-                let r = stdio::round(&reference, workload, plan)
-                    .map_err(|Start(e)| format!("the reference could not be run: {e}"))?;
-                reference_rounds.push(r);
-                let t = stdio::round(&target, workload, plan)
-                    .map_err(|Start(e)| format!("the server could not be run: {e}"))?;
-                target_rounds.push(t);
-            }
+            (reference_rounds, target_rounds) = alternate(
+                plan.rounds,
+                || {
+                    stdio::round(&reference, workload, plan)
+                        .map_err(|Start(e)| format!("the reference could not be run: {e}"))
+                },
+                || {
+                    stdio::round(&target, workload, plan)
+                        .map_err(|Start(e)| format!("the server could not be run: {e}"))
+                },
+            )?;
             (reference.display(), target.display())
         }
         Target::Http(url) => {
@@ -122,13 +148,14 @@ pub fn run(options: &Options) -> Result<Report, String> {
                 plan.start_timeout,
             )
             .map_err(|Start(e)| e)?;
-            for _ in 0..plan.rounds {
-                let r = http::round(&reference.url, workload, plan)
-                    .map_err(|Start(e)| format!("the reference could not be run: {e}"))?;
-                reference_rounds.push(r);
-                let t = http::round(url, workload, plan).map_err(|Start(e)| e)?;
-                target_rounds.push(t);
-            }
+            (reference_rounds, target_rounds) = alternate(
+                plan.rounds,
+                || {
+                    http::round(&reference.url, workload, plan)
+                        .map_err(|Start(e)| format!("the reference could not be run: {e}"))
+                },
+                || http::round(url, workload, plan).map_err(|Start(e)| e),
+            )?;
             (
                 reference.command.clone(),
                 format!("http://{}{}", url.authority, url.path),
@@ -157,4 +184,32 @@ pub fn run(options: &Options) -> Result<Report, String> {
             rounds: target_rounds,
         },
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::cell::RefCell;
+
+    #[test]
+    fn rounds_alternate_each_pair_reversed() {
+        let order = RefCell::new(String::new());
+        let (r, t) = alternate(
+            4,
+            || {
+                order.borrow_mut().push('R');
+                Ok(Round::default())
+            },
+            || {
+                order.borrow_mut().push('T');
+                Ok(Round::default())
+            },
+        )
+        .unwrap_or_default();
+        assert_eq!(order.borrow().as_str(), "RTTRRTTR");
+        assert_eq!((r.len(), t.len()), (4, 4));
+        // A server that cannot be run stops the run.
+        let stopped = alternate(2, || Ok(Round::default()), || Err("no".to_string()));
+        assert_eq!(stopped.err().as_deref(), Some("no"));
+    }
 }
