@@ -248,3 +248,27 @@ fn refusals_are_one_sentence_and_exit_2() {
         "the reference could not be run",
     );
 }
+
+#[test]
+fn a_call_the_model_answers_with_an_error_is_said_and_counted_by_valid() {
+    let bin = fixture::bin();
+    let call = r#"cancel_order={"order_id":"A-104"}"#;
+    let (code, report, err) = bench_json(&["--call", call, "--rounds", "1", "--", &bin, "serve"]);
+    // The model's answer is -32602: the valid answer, said on stderr.
+    assert_eq!(code, 0, "{report}{err}");
+    assert!(err.contains("note:") && err.contains("-32602"), "{err}");
+    assert_eq!(report["target"]["errors"], 0, "{report}");
+    // As results, every call is an error: exit 1.
+    let (code, report, err) = bench_json(&[
+        "--call", call, "--valid", "result", "--rounds", "1", "--", &bin, "serve",
+    ]);
+    assert_eq!(code, 1, "{report}{err}");
+    assert!(
+        report["target"]["error_kinds"]["an error, not a result"]
+            .as_u64()
+            .unwrap_or(0)
+            > 0,
+        "{report}"
+    );
+    assert!(!err.contains("note:"), "{err}");
+}

@@ -167,6 +167,14 @@ impl Workload {
         wire::request(&(n + 1).to_string(), method, params)
     }
 
+    /// The error code the model expects for the call under the
+    /// configuration (an unknown tool: `-32602`), if it expects an error:
+    /// with [`Valid::Model`] that error is the valid answer, so the run
+    /// measures errors.
+    pub fn call_error(&self) -> Option<i64> {
+        model::expect_line(&self.config, &self.line(2)).code()
+    }
+
     /// Judges the reply line `reply` (no newline) to `request` on stdio.
     pub fn judge(&self, request: &[u8], reply: &[u8]) -> Result<(), Invalid> {
         match self.valid {
@@ -316,6 +324,14 @@ mod tests {
     fn textbook(valid: Valid) -> Workload {
         let call = Call::parse(DEFAULT_CALL).unwrap();
         Workload::new(Config::default(), call, valid)
+    }
+
+    #[test]
+    fn the_model_says_when_the_call_is_an_error() {
+        assert_eq!(textbook(Valid::Model).call_error(), None);
+        let call = Call::parse(r#"cancel_order={"order_id":"A-104"}"#).unwrap();
+        let w = Workload::new(Config::default(), call, Valid::Model);
+        assert_eq!(w.call_error(), Some(-32602));
     }
 
     #[test]

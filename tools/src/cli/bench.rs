@@ -188,6 +188,16 @@ pub(crate) fn run(args: Args) -> ExitCode {
         Ok(o) => o,
         Err(sentence) => return refuse(&sentence),
     };
+    if options.workload.valid == Valid::Model
+        && let Some(code) = options.workload.call_error()
+    {
+        eprintln!(
+            "mcp-reference bench: note: for this configuration the model answers the call {} \
+             with the error {code}, so that error counts as the valid answer; --valid result \
+             counts it as an error",
+            options.workload.call.name
+        );
+    }
     match bench::run(&options) {
         Ok(report) => {
             if json {
