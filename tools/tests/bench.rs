@@ -272,3 +272,23 @@ fn a_call_the_model_answers_with_an_error_is_said_and_counted_by_valid() {
     );
     assert!(!err.contains("note:"), "{err}");
 }
+
+/// The caller's MCP_REFERENCE_USER would make the server read another
+/// user's orders than the reference's: neither server inherits it.
+#[test]
+fn neither_server_inherits_the_callers_configuration_variables() {
+    let bin = fixture::bin();
+    let out = std::process::Command::new(&bin)
+        .args(["bench", "--json", "--rounds", "1"])
+        .args(SHORT)
+        .args(["--", &bin, "serve"])
+        .env("MCP_REFERENCE_USER", "tomas")
+        .env_remove("MCP_REFERENCE_CONFIG")
+        .output()
+        .expect("the binary runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{text}{err}");
+    let report: Value = serde_json::from_str(&text).unwrap_or_default();
+    assert_eq!(report["target"]["errors"], 0, "{report}");
+}

@@ -119,6 +119,10 @@ pub fn run(options: &Options) -> Result<Report, String> {
                 env: Vec::new(),
                 env_remove: vec!["MCP_REFERENCE_CONFIG".into(), "MCP_REFERENCE_USER".into()],
             };
+            // The server gets the reference's configuration, and nothing
+            // of the caller's environment that would make it serve
+            // another (a port that reads those variables as the reference
+            // does).
             let target = Launch {
                 argv: command.clone(),
                 env: options
@@ -126,7 +130,7 @@ pub fn run(options: &Options) -> Result<Report, String> {
                     .iter()
                     .map(|f| ("MCP_REFERENCE_CONFIG".into(), f.clone().into_os_string()))
                     .collect(),
-                env_remove: Vec::new(),
+                env_remove: vec!["MCP_REFERENCE_CONFIG".into(), "MCP_REFERENCE_USER".into()],
             };
             (reference_rounds, target_rounds) = alternate(
                 plan.rounds,
