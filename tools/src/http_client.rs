@@ -257,7 +257,7 @@ impl Connection {
             .ok_or_else(|| "no connection".to_string())
     }
 
-    /// Sends `head_and_body` (a whole request, as written by
+    /// Sends `wire` (a whole request, as written by
     /// [`Connection::encode`]) and reads one response within `timeout`.
     pub fn exchange(&mut self, wire: &[u8], timeout: Duration) -> Result<Response, String> {
         let start = Instant::now();
