@@ -292,3 +292,34 @@ fn neither_server_inherits_the_callers_configuration_variables() {
     let report: Value = serde_json::from_str(&text).unwrap_or_default();
     assert_eq!(report["target"]["errors"], 0, "{report}");
 }
+
+/// A reference that answers wrongly makes the run no comparison: the
+/// target's clean replies get no verdict, exit 3, one sentence on stderr.
+#[test]
+fn a_reference_with_errors_is_no_comparison() {
+    let bin = fixture::bin();
+    let faulty = fixture::faulty_server();
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("bench-void");
+    std::fs::create_dir_all(&dir).expect("a scratch folder");
+    // A "reference" whose replies lack resultType, whatever it is told.
+    let script = dir.join("broken-reference");
+    std::fs::write(
+        &script,
+        format!("#!/bin/sh\nexec '{}' --no-result-type\n", faulty.display()),
+    )
+    .expect("the script is written");
+    use std::os::unix::fs::PermissionsExt as _;
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755))
+        .expect("the script is executable");
+    let script = script.to_string_lossy();
+    let (code, report, err) =
+        bench_json(&["--rounds", "1", "--reference", &script, "--", &bin, "serve"]);
+    assert_eq!(code, 3, "{report}{err}");
+    assert_eq!(report["target"]["errors"], 0, "{report}");
+    assert!(
+        report["reference"]["errors"].as_u64().unwrap_or(0) > 0,
+        "{report}"
+    );
+    assert!(err.contains("no comparison"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+}

@@ -115,9 +115,16 @@ fn server_json(s: &Server) -> Value {
 }
 
 impl Report {
-    /// Whether any server had an error.
-    pub fn clean(&self) -> bool {
-        self.reference.summary.errors == 0 && self.target.summary.errors == 0
+    /// Whether the server under test had no error.
+    pub fn target_clean(&self) -> bool {
+        self.target.summary.errors == 0
+    }
+
+    /// Whether the reference had no error: without that, the run is no
+    /// comparison (a wrong `--config` for the model, or a machine too
+    /// loaded for `--timeout-ms`).
+    pub fn reference_clean(&self) -> bool {
+        self.reference.summary.errors == 0
     }
 
     /// The ratios target / reference: rate, p50, p95, p99.

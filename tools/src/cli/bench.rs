@@ -4,10 +4,11 @@
 //! (docs/bench.md).
 //!
 //! Exit codes: 0 the run completed and no reply was an error; 1 it
-//! completed, but some replies were errors (invalid, missing, or a
-//! transport error), for the target or the reference; 2 the command line
-//! is wrong or a server could not be started or reached, with one sentence
-//! on stderr.
+//! completed, but some of the target's replies were errors (invalid,
+//! missing, or a transport error); 3 the target had none but the reference
+//! had some, so the run is no comparison (one sentence on stderr); 2 the
+//! command line is wrong or a server could not be started or reached, with
+//! one sentence on stderr.
 
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -205,10 +206,18 @@ pub(crate) fn run(args: Args) -> ExitCode {
             } else {
                 print!("{}", report.text());
             }
-            if report.clean() {
-                ExitCode::SUCCESS
-            } else {
+            if !report.target_clean() {
                 ExitCode::FAILURE
+            } else if !report.reference_clean() {
+                // The yardstick failed, not the server: no verdict on it.
+                eprintln!(
+                    "mcp-reference bench: the reference itself had errors, so the run is no \
+                     comparison: check --config (the data the model judges by) or give a \
+                     longer --timeout-ms on a loaded machine"
+                );
+                ExitCode::from(3)
+            } else {
+                ExitCode::SUCCESS
             }
         }
         Err(sentence) => refuse(&sentence),
