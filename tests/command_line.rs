@@ -1,7 +1,7 @@
 //! The binary's front end (`src/cli/mod.rs`, `src/cli/demo.rs`) as a user
 //! meets it, through the real `mcp-reference` (README, "Command line" and
-//! "Exit codes"): `--help` and `--version` succeed; `check` and `diff`
-//! without `mcp-reference-tools` beside the binary or on `PATH` are refused
+//! "Exit codes"): `--help` and `--version` succeed; `check`, `diff` and
+//! `bench` without `mcp-reference-tools` beside the binary or on `PATH` are refused
 //! in one sentence with exit 2; a stdin that cannot be read ends `serve`
 //! with exit 1 and one sentence (none with `--log-level off`); the demo
 //! prints the README's table, and a transcript it cannot write is exit 1
@@ -34,7 +34,7 @@ fn help_and_version_succeed_on_stdout() {
         assert!(out.stderr.is_empty(), "{flag}: {}", stderr(&out));
     }
     let help = String::from_utf8_lossy(&run(&["--help"]).stdout).into_owned();
-    for word in ["serve", "demo", "check", "diff"] {
+    for word in ["serve", "demo", "check", "diff", "bench"] {
         assert!(help.contains(word), "{help}");
     }
 }
@@ -47,7 +47,7 @@ fn check_and_diff_without_the_tools_binary_are_one_sentence_and_exit_2() {
     std::fs::create_dir_all(&dir).unwrap();
     let lone = dir.join("mcp-reference");
     std::fs::copy(BIN, &lone).unwrap();
-    for sub in ["check", "diff"] {
+    for sub in ["check", "diff", "bench"] {
         // The copy was just written: while another test of this binary
         // forks, the child may still hold it open for writing, and exec
         // says ETXTBSY ("Text file busy"), which is no answer of the

@@ -1,7 +1,7 @@
 //! Command-line parsing and the subcommands. Everything here is I/O glue
 //! around the library: no protocol rule lives in this folder.
 //!
-//! `check` and `diff` are the implementer tools, which live in a package of
+//! `check`, `diff` and `bench` are the implementer tools, which live in a package of
 //! their own (`tools/`, binary `mcp-reference-tools`) so that this binary
 //! links none of their dependencies: `mcp-reference check ARGS...` runs
 //! `mcp-reference-tools check ARGS...` from beside this program, or from
@@ -97,9 +97,19 @@ enum Command {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         args: Vec<OsString>,
     },
+    /// Measure a server (stdio or HTTP) against the reference, on the same
+    /// workload in the same run: `bench [OPTIONS] -- CMD [ARGS...]` or
+    /// `bench --http URL` (runs mcp-reference-tools; `bench --help` for its
+    /// options).
+    #[command(disable_help_flag = true)]
+    Bench {
+        /// The arguments of `mcp-reference-tools bench`.
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<OsString>,
+    },
 }
 
-/// The binary that holds `check` and `diff`.
+/// The binary that holds `check`, `diff` and `bench`.
 const TOOLS: &str = "mcp-reference-tools";
 
 /// Runs `mcp-reference-tools` with `args` (the subcommand first): the one
@@ -169,10 +179,10 @@ fn refuse(sentence: &str) -> ExitCode {
 }
 
 pub(crate) fn main() -> ExitCode {
-    // `check` and `diff` take their own options, not this program's.
+    // `check`, `diff` and `bench` take their own options, not this program's.
     let argv: Vec<OsString> = std::env::args_os().collect();
     if let Some(sub) = argv.get(1).and_then(|a| a.to_str())
-        && matches!(sub, "check" | "diff")
+        && matches!(sub, "check" | "diff" | "bench")
     {
         return tools(argv.get(1..).unwrap_or_default());
     }
@@ -238,6 +248,7 @@ pub(crate) fn main() -> ExitCode {
         }
         Command::Check { args } => tools(&[&[OsString::from("check")], &args[..]].concat()),
         Command::Diff { args } => tools(&[&[OsString::from("diff")], &args[..]].concat()),
+        Command::Bench { args } => tools(&[&[OsString::from("bench")], &args[..]].concat()),
     }
 }
 

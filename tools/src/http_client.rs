@@ -10,6 +10,10 @@
 //!
 //! Only plain `http://` is spoken: the checker is for servers under test on
 //! this machine, which is also why it never follows redirects.
+//!
+//! [`send`] opens a fresh connection per request (what `check` needs:
+//! each request judged alone); [`Connection`] keeps one alive, for
+//! `bench`.
 
 use std::io::{Read, Write};
 use std::net::{TcpStream, ToSocketAddrs};
@@ -204,6 +208,169 @@ pub fn send(url: &Url, request: &Request, timeout: Duration) -> Result<Response,
             }
             Err(e) => return Err(format!("reading the response failed: {e}")),
         }
+    }
+}
+
+/// A kept-alive connection for `bench`: requests go one at a time on the
+/// same TCP connection (HTTP/1.1 persistent connections, RFC 9112 section
+/// 9.3), which is reopened when the server closed it or said
+/// `Connection: close`. Unlike [`send`], the request goes without
+/// `Connection: close`, and a response is read by its length (or chunks);
+/// a body that ends only with the connection ends the connection too.
+#[derive(Debug)]
+pub struct Connection {
+    url: Url,
+    stream: Option<TcpStream>,
+    buf: Vec<u8>,
+    /// How many times a connection was opened.
+    pub opened: u64,
+}
+
+impl Connection {
+    /// A connection to `url`, opened on the first request.
+    pub fn new(url: &Url) -> Connection {
+        Connection {
+            url: url.clone(),
+            stream: None,
+            buf: Vec::with_capacity(16 * 1024),
+            opened: 0,
+        }
+    }
+
+    fn open(&mut self, timeout: Duration) -> Result<&mut TcpStream, String> {
+        if self.stream.is_none() {
+            let addr = self
+                .url
+                .authority
+                .to_socket_addrs()
+                .map_err(|e| format!("cannot resolve {}: {e}", self.url.authority))?
+                .next()
+                .ok_or_else(|| format!("{} resolves to no address", self.url.authority))?;
+            let stream = TcpStream::connect_timeout(&addr, timeout)
+                .map_err(|e| format!("cannot connect to {}: {e}", self.url.authority))?;
+            let _ = stream.set_nodelay(true);
+            self.opened += 1;
+            self.stream = Some(stream);
+        }
+        self.stream
+            .as_mut()
+            .ok_or_else(|| "no connection".to_string())
+    }
+
+    /// Sends `wire` (a whole request, as written by
+    /// [`Connection::encode`]) and reads one response within `timeout`.
+    pub fn exchange(&mut self, wire: &[u8], timeout: Duration) -> Result<Response, String> {
+        let start = Instant::now();
+        let reused = self.stream.is_some();
+        match self.try_exchange(wire, timeout, start) {
+            // A kept-alive connection the server closed while idle: once
+            // more on a new one.
+            Err(_) if reused && start.elapsed() < timeout => {
+                self.stream = None;
+                self.try_exchange(wire, timeout, start)
+            }
+            other => other,
+        }
+    }
+
+    fn try_exchange(
+        &mut self,
+        wire: &[u8],
+        timeout: Duration,
+        start: Instant,
+    ) -> Result<Response, String> {
+        let result = self.round_trip(wire, timeout, start);
+        let close = match &result {
+            Ok((_, closed)) => *closed,
+            Err(_) => true,
+        };
+        if close {
+            self.stream = None;
+        }
+        result.map(|(response, _)| response)
+    }
+
+    fn round_trip(
+        &mut self,
+        wire: &[u8],
+        timeout: Duration,
+        start: Instant,
+    ) -> Result<(Response, bool), String> {
+        self.buf.clear();
+        let mut buf = std::mem::take(&mut self.buf);
+        let stream = self.open(timeout)?;
+        stream
+            .set_write_timeout(Some(timeout))
+            .and_then(|()| stream.write_all(wire))
+            .map_err(|e| format!("cannot send the request: {e}"))?;
+        let mut chunk = [0u8; 16 * 1024];
+        let outcome = loop {
+            let left = timeout.saturating_sub(start.elapsed());
+            if left.is_zero() {
+                break Err(format!("no complete response within {timeout:?}"));
+            }
+            let _ = stream.set_read_timeout(Some(left));
+            match stream.read(&mut chunk) {
+                Ok(0) => {
+                    break parse(&buf, true, false)
+                        .map(|r| (r, true))
+                        .ok_or_else(|| "the connection closed before a complete response".into());
+                }
+                Ok(n) => {
+                    buf.extend_from_slice(chunk.get(..n).unwrap_or_default());
+                    if buf.len() > MAX_RESPONSE {
+                        break Err(format!("the response is over {MAX_RESPONSE} bytes"));
+                    }
+                    if let Some(response) = parse(&buf, false, false) {
+                        let close = response
+                            .header("connection")
+                            .is_some_and(|v| v.eq_ignore_ascii_case("close"));
+                        break Ok((response, close));
+                    }
+                }
+                Err(e)
+                    if matches!(
+                        e.kind(),
+                        std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                    ) =>
+                {
+                    break Err(format!("no complete response within {timeout:?}"));
+                }
+                Err(e) => break Err(format!("reading the response failed: {e}")),
+            }
+        };
+        self.buf = buf;
+        outcome
+    }
+
+    /// A request's bytes as [`Connection::exchange`] sends them: the
+    /// request line, `Host` and `Content-Length` when missing, the
+    /// headers as given, the body.
+    pub fn encode(&self, request: &Request) -> Vec<u8> {
+        let mut head = format!("{} {} HTTP/1.1\r\n", request.method, request.target).into_bytes();
+        let has = |name: &str| {
+            request
+                .headers
+                .iter()
+                .any(|(n, _)| n.eq_ignore_ascii_case(name))
+        };
+        if !has("host") {
+            head.extend_from_slice(format!("Host: {}\r\n", self.url.authority).as_bytes());
+        }
+        if !has("content-length") {
+            head.extend_from_slice(
+                format!("Content-Length: {}\r\n", request.body.len()).as_bytes(),
+            );
+        }
+        for (name, value) in &request.headers {
+            head.extend_from_slice(name.as_bytes());
+            head.extend_from_slice(b": ");
+            head.extend_from_slice(value);
+            head.extend_from_slice(b"\r\n");
+        }
+        head.extend_from_slice(b"\r\n");
+        head.extend_from_slice(&request.body);
+        head
     }
 }
 

@@ -1,6 +1,7 @@
 //! The command line of `mcp-reference-tools`: parsing, and the one-sentence
 //! errors a user sees. No rule of the protocol lives here.
 
+mod bench;
 mod check;
 mod diff;
 
@@ -19,8 +20,9 @@ const USAGE: u8 = 2;
     version,
     about = "Hold a stdio MCP 2026-07-28 server, or a port of book-orders, to the reference",
     after_help = "Exit codes: check 0 PASS, 1 FAIL, 3 INCOMPLETE; diff 0 no difference, 1 a \
-                  difference; 2 the server could not be run or the command line is wrong. \
-                  See docs/check.md."
+                  difference; bench 0 ran without an error, 1 a server had errors; 2 the \
+                  server could not be run or the command line is wrong. See docs/check.md \
+                  and docs/bench.md."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -35,6 +37,9 @@ enum Command {
     /// Compare another implementation of book-orders with this reference on
     /// generated cases, each difference shrunk to a minimal one.
     Diff(diff::Args),
+    /// Measure a server (stdio or HTTP) against the reference on the same
+    /// workload in the same run: throughput and p50/p95/p99 as ratios.
+    Bench(bench::Args),
 }
 
 /// Prints one sentence on stderr and returns the usage exit code.
@@ -57,6 +62,7 @@ pub(crate) fn main() -> ExitCode {
     match cli.command {
         Command::Check(args) => check::run(args),
         Command::Diff(args) => diff::run(args),
+        Command::Bench(args) => bench::run(args),
     }
 }
 
@@ -70,10 +76,10 @@ fn explain(e: &clap::Error, argv: &[OsString]) -> String {
         .collect();
     let sub = words
         .iter()
-        .find(|w| matches!(w.as_str(), "check" | "diff"))
+        .find(|w| matches!(w.as_str(), "check" | "diff" | "bench"))
         .cloned();
     let Some(sub) = sub else {
-        return "name a subcommand: check or diff (see --help)".into();
+        return "name a subcommand: check, diff or bench (see --help)".into();
     };
     let after: Vec<&String> = words.iter().skip_while(|w| **w != sub).skip(1).collect();
     let has_dashes = after.iter().any(|w| *w == "--");
