@@ -17,6 +17,8 @@
 //!                     error page, as a server whose decoder throws
 //!   --sse             not a fault: every JSON reply is sent as a
 //!                     `text/event-stream` of one `message` event
+//!   --exit-after N    stops listening and exits after N connections, as
+//!                     a server that crashes during a run (for `bench`)
 //!
 //! With a configuration that has `http.authorization` (its `jwks` inline),
 //! the authorization step runs with the real clock, and these break it:
@@ -83,6 +85,7 @@ fn main() -> ExitCode {
     let mut faults = Faults::default();
     let mut config = Config::default();
     let mut port = 0u16;
+    let mut exit_after: Option<u64> = None;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
@@ -99,6 +102,13 @@ fn main() -> ExitCode {
             "--one-user" => faults.one_user = true,
             "--echo-token-in-error" => faults.echo_token_in_error = true,
             "--user-from-token" => faults.user_from_token = true,
+            "--exit-after" => match args.next().and_then(|n| n.parse().ok()) {
+                Some(n) => exit_after = Some(n),
+                None => {
+                    eprintln!("faulty_http_server: --exit-after needs a number");
+                    return ExitCode::from(2);
+                }
+            },
             "--port" => match args.next().and_then(|p| p.parse().ok()) {
                 Some(p) => port = p,
                 None => {
@@ -170,8 +180,13 @@ fn main() -> ExitCode {
         faults: &faults,
         keys: &keys,
     };
+    let mut served = 0u64;
     for stream in listener.incoming().flatten() {
         let _ = serve(stream, &context);
+        served += 1;
+        if exit_after.is_some_and(|n| served >= n) {
+            break;
+        }
     }
     ExitCode::SUCCESS
 }

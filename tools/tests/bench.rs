@@ -323,3 +323,46 @@ fn a_reference_with_errors_is_no_comparison() {
     assert!(err.contains("no comparison"), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
 }
+
+/// A server that dies during the run: the round it dies in counts one
+/// transport error per connection (never one per attempt to reconnect),
+/// a later round is one error, "stopped during the run", and the rounds
+/// already measured are reported: exit 1, not 2. The fixture answers one
+/// request per connection and exits after 100: the target's first round
+/// is its first request and 50 measured ones, the second dies after 48
+/// more, the third finds no server.
+#[test]
+fn a_server_that_dies_during_the_run_is_errors_and_the_measured_rounds_stay() {
+    let server = fixture::start_http(&fixture::faulty_http_server(), &["--exit-after", "100"]);
+    let (code, out, err) = fixture::cli(&[
+        "bench",
+        "--json",
+        "--http",
+        &server.url,
+        "--rounds",
+        "3",
+        "--connections",
+        "4",
+        "--warmup",
+        "0",
+        "--requests",
+        "50",
+        "--duration",
+        "20",
+    ]);
+    let report: Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}{err}"));
+    assert_eq!(code, 1, "{report}{err}");
+    let target = &report["target"];
+    let kinds = &target["error_kinds"];
+    let transport = kinds["transport error"].as_u64().unwrap_or(0);
+    assert!((1..=4).contains(&transport), "{report}");
+    assert_eq!(kinds["stopped during the run"], 1, "{report}");
+    assert_eq!(
+        target["rounds"].as_array().map(Vec::len),
+        Some(3),
+        "{report}"
+    );
+    assert_eq!(target["rounds"][0]["requests"], 50, "{report}");
+    assert_eq!(target["rounds"][0]["errors"], 0, "{report}");
+    assert_eq!(report["reference"]["errors"], 0, "{report}");
+}

@@ -161,6 +161,14 @@ pub fn round(url: &Url, workload: &Workload, plan: &Plan) -> Result<Round, Start
                                 last = last.max(arrived);
                             }
                             Ok(()) => {}
+                            // A connection ends at its first transport
+                            // error: the server closed it and could not be
+                            // reached again, so one error is counted, not
+                            // one per attempt to reconnect.
+                            Err(("transport error", detail)) => {
+                                part.error("transport error", || detail);
+                                break;
+                            }
                             Err((kind, detail)) => part.error(kind, || detail),
                         }
                     }

@@ -79,6 +79,23 @@ fn config_args(options: &Options) -> Vec<OsString> {
     }
 }
 
+/// A round's outcome given the rounds the same server already ran: a
+/// server that cannot be started or reached before its first round is
+/// the run's end (`Err`, exit 2); one that could be before and cannot
+/// now has stopped during the run, which is an error of that round, so
+/// the rounds already measured are still reported.
+fn later(before: &[Round], this: Result<Round, String>) -> Result<Round, String> {
+    match this {
+        Err(sentence) if !before.is_empty() => {
+            let mut round = Round::default();
+            round.error("stopped during the run", || sentence);
+            round.finish();
+            Ok(round)
+        }
+        other => other,
+    }
+}
+
 /// Runs `rounds` rounds of each, in the order reference, target, target,
 /// reference, reference, target, ... (each pair in turn reversed, so that
 /// a machine that speeds up or slows down during the run favours neither:
@@ -92,11 +109,11 @@ pub fn alternate(
     let (mut r, mut t) = (Vec::new(), Vec::new());
     for i in 0..rounds {
         if i % 2 == 0 {
-            r.push(reference()?);
-            t.push(target()?);
+            r.push(later(&r, reference())?);
+            t.push(later(&t, target())?);
         } else {
-            t.push(target()?);
-            r.push(reference()?);
+            t.push(later(&t, target())?);
+            r.push(later(&r, reference())?);
         }
     }
     Ok((r, t))
@@ -215,5 +232,35 @@ mod tests {
         // A server that cannot be run stops the run.
         let stopped = alternate(2, || Ok(Round::default()), || Err("no".to_string()));
         assert_eq!(stopped.err().as_deref(), Some("no"));
+    }
+
+    #[test]
+    fn a_server_that_stops_after_its_first_round_is_an_error_of_the_next() {
+        let calls = RefCell::new(0);
+        let target = || {
+            *calls.borrow_mut() += 1;
+            if *calls.borrow() == 1 {
+                let mut round = Round {
+                    requests: 5,
+                    ..Round::default()
+                };
+                round.finish();
+                Ok(round)
+            } else {
+                Err("the server at X could not be reached".to_string())
+            }
+        };
+        let (r, t) = alternate(3, || Ok(Round::default()), target).unwrap_or_default();
+        assert_eq!((r.len(), t.len()), (3, 3));
+        // The measured round stands; each later one is one error.
+        assert_eq!(t.first().map(|x| (x.requests, x.errors)), Some((5, 0)));
+        for later in t.iter().skip(1) {
+            assert_eq!((later.requests, later.errors), (0, 1));
+            assert_eq!(later.error_kinds.get("stopped during the run"), Some(&1));
+            assert_eq!(
+                later.first_error.as_deref(),
+                Some("the server at X could not be reached")
+            );
+        }
     }
 }

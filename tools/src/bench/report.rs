@@ -194,17 +194,21 @@ impl Report {
         };
         let _ = writeln!(
             out,
-            "bench over {}: {} rounds each of {length} after a {} s warm-up, {pushing}",
+            "bench over {}: {} round{} each of {length} after a {} s warm-up, {pushing}",
             self.transport,
             plan.rounds,
+            if plan.rounds == 1 { "" } else { "s" },
             plan.warmup.as_secs_f64(),
         );
         let _ = writeln!(
             out,
-            "workload: server/discover, tools/list, tools/call {} {}, in turn; valid: {} ({})",
+            "workload: server/discover, tools/list, tools/call {} {}, in turn; valid: {}; the reference serves {}",
             self.call.name,
             self.arguments(),
-            self.valid.as_str(),
+            match self.valid {
+                Valid::Model => "the model's reply (judged by the reference's configuration)",
+                Valid::Result => "a result with the request's id",
+            },
             self.configuration(),
         );
         let _ = writeln!(
