@@ -3,7 +3,8 @@
 //!
 //! - the MCP Inspector's three command lines ("A host or the MCP
 //!   Inspector"), against `serve --http` with the textbook and the catalog
-//!   configuration, only the port changed (the test's own, not 8080);
+//!   configuration (the block's own catalog server line checked), only the
+//!   port changed (the test's own, not 8080 or 8081);
 //! - the two host configurations ("Launching it from a host") through the
 //!   Inspector's `--config`, a client that opens with `initialize`: the
 //!   `--legacy` block as written, the other with `--protocol-era modern`
@@ -112,6 +113,15 @@ fn the_inspector_lines_run_as_written() {
     let Some(dir) = inspector() else { return };
     let lines = commands("npx -y @modelcontextprotocol/inspector@2.12.0 --cli http://");
     assert_eq!(lines.len(), 3, "{lines:?}");
+    // The block serves the catalog itself, beside the textbook's server:
+    // the same configuration is served here on the test's own port.
+    let [serve] = &commands("mcp-reference serve --http 127.0.0.1:8081")[..] else {
+        panic!("the README's catalog server line");
+    };
+    assert_eq!(
+        serve,
+        "mcp-reference serve --http 127.0.0.1:8081 --config data/config.example.json &"
+    );
     let textbook = Server::start(&[]);
     let catalog = Server::start(&[
         "--config",
@@ -122,7 +132,9 @@ fn the_inspector_lines_run_as_written() {
         (&lines[1], &catalog, "processing"),
         (&lines[2], &catalog, "A-104"),
     ] {
-        let line = line.replace("127.0.0.1:8080", &server.addr);
+        let line = line
+            .replace("127.0.0.1:8080", &server.addr)
+            .replace("127.0.0.1:8081", &server.addr);
         let out = run(&dir, &line);
         let said = text(&out);
         assert!(out.status.success(), "{line}\n{said}");
