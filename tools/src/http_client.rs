@@ -132,6 +132,41 @@ impl Response {
     }
 }
 
+/// A request's bytes: the request line, `Host` when missing, then
+/// `Content-Length` when missing (on a connection that closes after it,
+/// only for a body or a POST: [`send`]'s requests are sent as given; on a
+/// kept-alive one always, so the server knows where the next request
+/// starts) and `Connection: close` for the former, the headers as given,
+/// the body.
+fn encode(authority: &str, request: &Request, close: bool) -> Vec<u8> {
+    let mut head = format!("{} {} HTTP/1.1\r\n", request.method, request.target).into_bytes();
+    let has = |name: &str| {
+        request
+            .headers
+            .iter()
+            .any(|(n, _)| n.eq_ignore_ascii_case(name))
+    };
+    if !has("host") {
+        head.extend_from_slice(format!("Host: {authority}\r\n").as_bytes());
+    }
+    let length = !close || !request.body.is_empty() || request.method == "POST";
+    if !has("content-length") && length {
+        head.extend_from_slice(format!("Content-Length: {}\r\n", request.body.len()).as_bytes());
+    }
+    if close {
+        head.extend_from_slice(b"Connection: close\r\n");
+    }
+    for (name, value) in &request.headers {
+        head.extend_from_slice(name.as_bytes());
+        head.extend_from_slice(b": ");
+        head.extend_from_slice(value);
+        head.extend_from_slice(b"\r\n");
+    }
+    head.extend_from_slice(b"\r\n");
+    head.extend_from_slice(&request.body);
+    head
+}
+
 /// Sends `request` to `url` on a new connection and reads the response,
 /// all within `timeout`.
 pub fn send(url: &Url, request: &Request, timeout: Duration) -> Result<Response, String> {
@@ -145,28 +180,7 @@ pub fn send(url: &Url, request: &Request, timeout: Duration) -> Result<Response,
     let mut stream = TcpStream::connect_timeout(&addr, timeout)
         .map_err(|e| format!("cannot connect to {}: {e}", url.authority))?;
     let _ = stream.set_nodelay(true);
-    let mut head = format!("{} {} HTTP/1.1\r\n", request.method, request.target).into_bytes();
-    let has = |name: &str| {
-        request
-            .headers
-            .iter()
-            .any(|(n, _)| n.eq_ignore_ascii_case(name))
-    };
-    if !has("host") {
-        head.extend_from_slice(format!("Host: {}\r\n", url.authority).as_bytes());
-    }
-    if !has("content-length") && (!request.body.is_empty() || request.method == "POST") {
-        head.extend_from_slice(format!("Content-Length: {}\r\n", request.body.len()).as_bytes());
-    }
-    head.extend_from_slice(b"Connection: close\r\n");
-    for (name, value) in &request.headers {
-        head.extend_from_slice(name.as_bytes());
-        head.extend_from_slice(b": ");
-        head.extend_from_slice(value);
-        head.extend_from_slice(b"\r\n");
-    }
-    head.extend_from_slice(b"\r\n");
-    head.extend_from_slice(&request.body);
+    let head = encode(&url.authority, request, true);
     stream
         .set_write_timeout(Some(timeout))
         .and_then(|()| stream.write_all(&head))
@@ -347,30 +361,7 @@ impl Connection {
     /// request line, `Host` and `Content-Length` when missing, the
     /// headers as given, the body.
     pub fn encode(&self, request: &Request) -> Vec<u8> {
-        let mut head = format!("{} {} HTTP/1.1\r\n", request.method, request.target).into_bytes();
-        let has = |name: &str| {
-            request
-                .headers
-                .iter()
-                .any(|(n, _)| n.eq_ignore_ascii_case(name))
-        };
-        if !has("host") {
-            head.extend_from_slice(format!("Host: {}\r\n", self.url.authority).as_bytes());
-        }
-        if !has("content-length") {
-            head.extend_from_slice(
-                format!("Content-Length: {}\r\n", request.body.len()).as_bytes(),
-            );
-        }
-        for (name, value) in &request.headers {
-            head.extend_from_slice(name.as_bytes());
-            head.extend_from_slice(b": ");
-            head.extend_from_slice(value);
-            head.extend_from_slice(b"\r\n");
-        }
-        head.extend_from_slice(b"\r\n");
-        head.extend_from_slice(&request.body);
-        head
+        encode(&self.url.authority, request, false)
     }
 }
 
@@ -440,6 +431,43 @@ fn dechunk(mut data: &[u8]) -> Option<Vec<u8>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// One request line, `Host`, `Content-Length` and `Connection` as each
+    /// kind of connection sends them; headers the request gives are never
+    /// added again.
+    #[test]
+    fn requests_are_encoded_for_their_connection() {
+        let get = Request {
+            method: "GET".into(),
+            target: "/mcp".into(),
+            headers: vec![("Accept".into(), b"text/event-stream".to_vec())],
+            body: Vec::new(),
+        };
+        let text = |b: Vec<u8>| String::from_utf8(b).unwrap_or_default();
+        assert_eq!(
+            text(encode("h:1", &get, true)),
+            "GET /mcp HTTP/1.1\r\nHost: h:1\r\nConnection: close\r\nAccept: text/event-stream\r\n\r\n"
+        );
+        assert_eq!(
+            text(encode("h:1", &get, false)),
+            "GET /mcp HTTP/1.1\r\nHost: h:1\r\nContent-Length: 0\r\nAccept: text/event-stream\r\n\r\n"
+        );
+        let post = Request {
+            method: "POST".into(),
+            target: "/mcp".into(),
+            headers: vec![("host".into(), b"x".to_vec())],
+            body: b"{}".to_vec(),
+        };
+        assert_eq!(
+            text(encode("h:1", &post, true)),
+            "POST /mcp HTTP/1.1\r\nContent-Length: 2\r\nConnection: close\r\nhost: x\r\n\r\n{}"
+        );
+        let empty_post = Request {
+            body: Vec::new(),
+            ..post
+        };
+        assert!(text(encode("h:1", &empty_post, true)).contains("Content-Length: 0\r\n"));
+    }
 
     #[test]
     fn urls() {
