@@ -353,6 +353,13 @@ mod tests {
         );
     }
 
+    /// A key's debug form shows nothing of it (a configuration or a
+    /// server printed for a diagnostic must not carry the secret).
+    #[test]
+    fn a_key_is_never_shown() {
+        assert_eq!(format!("{:?}", key()), "Key(..)");
+    }
+
     /// The key's state made ready once gives the tag a new HMAC keyed for
     /// every tag gives (RFC 2104), over every message length around the
     /// block boundaries, and for a key longer than a block (hashed first).
