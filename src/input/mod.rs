@@ -233,7 +233,7 @@ impl InputPrompt {
 
 /// The input targets of a configuration.
 pub(crate) struct Inputs {
-    key: Vec<u8>,
+    key: state::Key,
     ttl: u64,
     /// `{"resultType":"input_required","_meta":{...},"inputRequests":{`,
     /// what every `InputRequiredResult` starts with (row W1's order).
@@ -287,7 +287,7 @@ impl Inputs {
         .to_vec();
         prefix.truncate(prefix.len().saturating_sub(2));
         Some(Inputs {
-            key: input.key().unwrap_or_default(),
+            key: state::Key::new(&input.key().unwrap_or_default()),
             ttl: input.state_ttl_seconds,
             prefix,
             tools,

@@ -49,6 +49,47 @@ const DOMAIN: &[u8] = b"mcp-reference requestState v1\0";
 const HEADER: usize = 12;
 const TAG: usize = 32;
 
+/// The state key, made ready once when the server is built: with the
+/// `state` feature, the HMAC-SHA256 state after the key's inner and outer
+/// pad blocks (RFC 2104), cloned for each tag, so that a tag costs the
+/// compressions of its message only and not the two of the key's pads
+/// (issue 47: a quarter of the SHA-256 work of a round of
+/// `test_input_required_result_request_state`). The tags are the same
+/// bytes as keying a new HMAC each time.
+#[derive(Clone)]
+pub(crate) struct Key {
+    #[cfg(feature = "state")]
+    keyed: Option<hmac::Hmac<sha2::Sha256>>,
+}
+
+impl Key {
+    /// Makes `key` ready (HMAC takes a key of any length, so `keyed` is
+    /// always there with the feature; a configuration without
+    /// `state_key` has an empty one and issues no state, refused at load
+    /// otherwise).
+    pub(crate) fn new(key: &[u8]) -> Key {
+        #[cfg(feature = "state")]
+        {
+            use hmac::KeyInit as _;
+            Key {
+                keyed: hmac::Hmac::<sha2::Sha256>::new_from_slice(key).ok(),
+            }
+        }
+        #[cfg(not(feature = "state"))]
+        {
+            let _ = key;
+            Key {}
+        }
+    }
+}
+
+impl std::fmt::Debug for Key {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Never the key, nor anything derived from it.
+        f.write_str("Key(..)")
+    }
+}
+
 /// What a state binds: the request it belongs to.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Bound<'r> {
@@ -75,7 +116,7 @@ pub(crate) struct Progress {
 
 /// Seals `progress` for `bound` under `key`. `None` only in a build
 /// without the `state` feature, whose configurations never issue state.
-pub(crate) fn seal(key: &[u8], bound: &Bound<'_>, progress: Progress) -> Option<String> {
+pub(crate) fn seal(key: &Key, bound: &Bound<'_>, progress: Progress) -> Option<String> {
     let header = header(progress);
     let tag = tag(key, bound, &header)?;
     let mut bytes = Vec::with_capacity(HEADER + TAG);
@@ -86,7 +127,7 @@ pub(crate) fn seal(key: &[u8], bound: &Bound<'_>, progress: Progress) -> Option<
 
 /// Opens a presented state for `bound` at `now`.
 pub(crate) fn open(
-    key: &[u8],
+    key: &Key,
     bound: &Bound<'_>,
     state: &Shallow<'_>,
     now: u64,
@@ -176,21 +217,21 @@ fn digest(bytes: &[u8]) -> Vec<u8> {
 }
 
 #[cfg(feature = "state")]
-fn mac(key: &[u8], bound: &Bound<'_>, header: &[u8; HEADER]) -> Option<hmac::Hmac<sha2::Sha256>> {
-    use hmac::{KeyInit as _, Mac as _};
-    let mut mac = hmac::Hmac::<sha2::Sha256>::new_from_slice(key).ok()?;
+fn mac(key: &Key, bound: &Bound<'_>, header: &[u8; HEADER]) -> Option<hmac::Hmac<sha2::Sha256>> {
+    use hmac::Mac as _;
+    let mut mac = key.keyed.clone()?;
     mac.update(&message(bound, header));
     Some(mac)
 }
 
 #[cfg(feature = "state")]
-fn tag(key: &[u8], bound: &Bound<'_>, header: &[u8; HEADER]) -> Option<Vec<u8>> {
+fn tag(key: &Key, bound: &Bound<'_>, header: &[u8; HEADER]) -> Option<Vec<u8>> {
     use hmac::Mac as _;
     Some(mac(key, bound, header)?.finalize().into_bytes().to_vec())
 }
 
 #[cfg(feature = "state")]
-fn verify(key: &[u8], bound: &Bound<'_>, header: &[u8; HEADER], presented: &[u8]) -> bool {
+fn verify(key: &Key, bound: &Bound<'_>, header: &[u8; HEADER], presented: &[u8]) -> bool {
     use hmac::Mac as _;
     mac(key, bound, header).is_some_and(|m| m.verify_slice(presented).is_ok())
 }
@@ -203,12 +244,12 @@ fn digest(bytes: &[u8]) -> Vec<u8> {
 }
 
 #[cfg(not(feature = "state"))]
-fn tag(_: &[u8], _: &Bound<'_>, _: &[u8; HEADER]) -> Option<Vec<u8>> {
+fn tag(_: &Key, _: &Bound<'_>, _: &[u8; HEADER]) -> Option<Vec<u8>> {
     None
 }
 
 #[cfg(not(feature = "state"))]
-fn verify(_: &[u8], bound: &Bound<'_>, header: &[u8; HEADER], _: &[u8]) -> bool {
+fn verify(_: &Key, bound: &Bound<'_>, header: &[u8; HEADER], _: &[u8]) -> bool {
     let _ = message(bound, header);
     false
 }
@@ -218,7 +259,7 @@ mod tests {
     use super::*;
     use std::borrow::Cow;
 
-    const KEY: &[u8] = b"0123456789abcdef0123456789abcdef";
+    const RAW: &[u8] = b"0123456789abcdef0123456789abcdef";
 
     fn args(pairs: &[(&'static str, &'static str)]) -> Arguments<'static> {
         let mut a = Arguments::default();
@@ -226,6 +267,10 @@ mod tests {
             a.push(Cow::Borrowed(k), Shallow::Str(Cow::Borrowed(v)));
         }
         a
+    }
+
+    fn key() -> Key {
+        Key::new(RAW)
     }
 
     fn state(s: String) -> Shallow<'static> {
@@ -246,11 +291,14 @@ mod tests {
             answered: 5,
             expires: 100,
         };
-        let sealed = seal(KEY, &bound, p).unwrap();
+        let sealed = seal(&key(), &bound, p).unwrap();
         assert_eq!(sealed.len(), 59);
-        assert_eq!(seal(KEY, &bound, p).unwrap(), sealed, "deterministic");
-        assert_eq!(open(KEY, &bound, &state(sealed.clone()), 100), Ok(p));
-        assert_eq!(open(KEY, &bound, &state(sealed.clone()), 101), Err(EXPIRED));
+        assert_eq!(seal(&key(), &bound, p).unwrap(), sealed, "deterministic");
+        assert_eq!(open(&key(), &bound, &state(sealed.clone()), 100), Ok(p));
+        assert_eq!(
+            open(&key(), &bound, &state(sealed.clone()), 101),
+            Err(EXPIRED)
+        );
         let other = args(&[("x", "1")]);
         for wrong in [
             Bound {
@@ -267,25 +315,28 @@ mod tests {
                 ..bound
             },
         ] {
-            assert_eq!(open(KEY, &wrong, &state(sealed.clone()), 0), Err(INVALID));
+            assert_eq!(
+                open(&key(), &wrong, &state(sealed.clone()), 0),
+                Err(INVALID)
+            );
         }
         let other_key = b"1123456789abcdef0123456789abcdef";
         assert_eq!(
-            open(other_key, &bound, &state(sealed.clone()), 0),
+            open(&Key::new(other_key), &bound, &state(sealed.clone()), 0),
             Err(INVALID)
         );
         for i in 0..sealed.len() {
             let mut bytes = sealed.clone().into_bytes();
             bytes[i] = if bytes[i] == b'A' { b'B' } else { b'A' };
             let forged = String::from_utf8(bytes).unwrap();
-            assert!(open(KEY, &bound, &state(forged), 0).is_err(), "byte {i}");
+            assert!(open(&key(), &bound, &state(forged), 0).is_err(), "byte {i}");
         }
         assert_eq!(
-            open(KEY, &bound, &state(format!("{sealed}-TAMPERED")), 0),
+            open(&key(), &bound, &state(format!("{sealed}-TAMPERED")), 0),
             Err(INVALID)
         );
         assert_eq!(
-            open(KEY, &bound, &Shallow::Integer(1i64.into()), 0),
+            open(&key(), &bound, &Shallow::Integer(1i64.into()), 0),
             Err(NOT_STRING)
         );
     }
@@ -300,5 +351,43 @@ mod tests {
             arguments(&args(&[("ab", "c")])),
             arguments(&args(&[("a", "bc")]))
         );
+    }
+
+    /// A key's debug form shows nothing of it (a configuration or a
+    /// server printed for a diagnostic must not carry the secret).
+    #[test]
+    fn a_key_is_never_shown() {
+        assert_eq!(format!("{:?}", key()), "Key(..)");
+    }
+
+    /// The key's state made ready once gives the tag a new HMAC keyed for
+    /// every tag gives (RFC 2104), over every message length around the
+    /// block boundaries, and for a key longer than a block (hashed first).
+    #[test]
+    fn a_ready_key_tags_as_a_fresh_hmac_does() {
+        use hmac::{KeyInit as _, Mac as _};
+        let long = [7u8; 100];
+        for raw in [RAW, &long[..]] {
+            let ready = Key::new(raw);
+            for len in [0usize, 1, 55, 56, 63, 64, 65, 119, 128, 300] {
+                let name = "n".repeat(len);
+                let none = args(&[]);
+                let bound = Bound {
+                    principal: "mira",
+                    method: "tools/call",
+                    name: &name,
+                    args: &none,
+                };
+                let header = header(Progress {
+                    round: 1,
+                    answered: 3,
+                    expires: 9,
+                });
+                let mut fresh = hmac::Hmac::<sha2::Sha256>::new_from_slice(raw).unwrap();
+                fresh.update(&message(&bound, &header));
+                let want = fresh.finalize().into_bytes().to_vec();
+                assert_eq!(tag(&ready, &bound, &header), Some(want), "len {len}");
+            }
+        }
     }
 }
