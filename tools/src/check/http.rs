@@ -181,6 +181,9 @@ pub struct HttpOptions {
     pub timeout: Duration,
     /// How long the whole run may take.
     pub deadline: Duration,
+    /// The tools and prompts `--call` and `--get` name ([`super::call`]):
+    /// only these are ever called.
+    pub calls: Vec<super::call::Target>,
 }
 
 const META: &str = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#;
@@ -571,7 +574,17 @@ pub fn run_http(options: &HttpOptions) -> Result<Report, String> {
             Err(o) => o,
         },
     ));
-    let entries = super::entries(HTTP_CHECKS, &results);
+    let mut entries = super::entries(HTTP_CHECKS, &results);
+    if !options.calls.is_empty() {
+        let schema = mcp_reference_testkit::schema::Schema::find_in(
+            mcp_reference_testkit::schema::spec_dir().as_deref(),
+            super::wire::VERSION,
+        );
+        let schema = schema.as_ref().map_err(String::as_str);
+        let mut link = super::call::link::Http { run: &run };
+        let calls = super::call::run(&mut link, &options.calls, schema);
+        entries.extend(super::entries(super::call::CALL_CHECKS, &calls));
+    }
     Ok(Report {
         command: options.url.clone(),
         timeout_ms: u64::try_from(options.timeout.as_millis()).unwrap_or(u64::MAX),
