@@ -109,6 +109,28 @@
 //!   --no-request-state      leaves the requestState out of an
 //!                           InputRequiredResult (a chain's next round has
 //!                           nothing to carry: rows I4, I9, I12)
+//!   --accept-any-state      a tools/call whose requestState is none it
+//!                           issued is answered with the last one it issued
+//!                           instead, as a server that never verifies its
+//!                           state (MRTR-07: check --call's
+//!                           call.state-tampered, call.state-truncated)
+//!   --ask-undeclared        a tools/call declaring no capabilities is
+//!                           answered as if it declared them all (MRTR-11:
+//!                           call.input-capabilities)
+//!   --accept-declined       a tools/call whose inputResponses decline or
+//!                           cancel an elicitation gets the last complete
+//!                           result of that tool (ELICIT-02: call.decline,
+//!                           call.cancel)
+//!   --error-on-unanswered   a tools/call with a requestState and no
+//!                           inputResponses gets -32602 instead of being
+//!                           asked again (MRTR-16: call.retry-unanswered)
+//!   --progress-wrong-token  every progress notification names another
+//!                           token than the request's (PROG-05:
+//!                           call.progress)
+//!   --progress-unasked      a tools/call without a progressToken is
+//!                           answered as if it carried one, progress
+//!                           notifications included (PROG-05:
+//!                           call.progress-unasked)
 //!   --random-order          answers each request with a non-null id from a
 //!                           thread of its own, after a random pause of 0 to
 //!                           8 ms, so replies come in a different order on
@@ -169,6 +191,16 @@ struct Faults {
     no_request_state: bool,
     ignore_state: bool,
     unasked_log: bool,
+    accept_any_state: bool,
+    ask_undeclared: bool,
+    accept_declined: bool,
+    error_on_unanswered: bool,
+    progress_wrong_token: bool,
+    progress_unasked: bool,
+    /// With --accept-any-state: every requestState issued.
+    issued: std::cell::RefCell<Vec<String>>,
+    /// With --accept-declined: each tool's last complete result.
+    accepted: std::cell::RefCell<std::collections::HashMap<String, Value>>,
     /// With --list-varies: whether a resources/read has been answered.
     read_seen: std::cell::Cell<bool>,
 }
@@ -222,6 +254,12 @@ fn parse() -> Result<Faults, String> {
             "--notifications-backwards" => f.notifications_backwards = true,
             "--no-request-state" => f.no_request_state = true,
             "--ignore-state" => f.ignore_state = true,
+            "--accept-any-state" => f.accept_any_state = true,
+            "--ask-undeclared" => f.ask_undeclared = true,
+            "--accept-declined" => f.accept_declined = true,
+            "--error-on-unanswered" => f.error_on_unanswered = true,
+            "--progress-wrong-token" => f.progress_wrong_token = true,
+            "--progress-unasked" => f.progress_unasked = true,
             "--unasked-log" => f.unasked_log = true,
             "--slow-start" => {
                 let ms = args.next().ok_or("--slow-start needs milliseconds")?;
@@ -578,6 +616,16 @@ fn handle(server: &Server, faults: &Faults, line: &[u8], version_seen: bool) -> 
         }
         _ => line,
     };
+    // The faults of `check --call`.
+    let called;
+    let line = match parsed.as_ref().and_then(|v| call_before(faults, v)) {
+        Some(Before::Line(l)) => {
+            called = l;
+            &called[..]
+        }
+        Some(Before::Reply(r)) => return Some(r),
+        None => line,
+    };
     // Answered at the time of day, as the binary answers (the states of
     // multi round-trip targets expire).
     let now = std::time::SystemTime::now()
@@ -612,7 +660,11 @@ fn handle(server: &Server, faults: &Faults, line: &[u8], version_seen: bool) -> 
             }
         }
     };
-    let mut reply = String::from_utf8_lossy(&reply).into_owned();
+    let mut reply = call_after(
+        faults,
+        parsed.as_ref(),
+        String::from_utf8_lossy(&reply).into_owned(),
+    );
     if faults.server_info_without_version {
         reply = reply.replace(r#","version":"1.0.0"}"#, "}");
     }
@@ -849,4 +901,95 @@ fn fewer_resources(reply: &str) -> Option<String> {
     let mut result: Value = serde_json::from_str(members.get("result")?.get()).ok()?;
     result.get_mut("resources")?.as_array_mut()?.pop()?;
     with_result(reply, &result.to_string())
+}
+
+/// What a fault of `check --call` makes of a request: another line for the
+/// core, or a reply of its own.
+enum Before {
+    Line(Vec<u8>),
+    Reply(String),
+}
+
+fn call_before(f: &Faults, v: &Value) -> Option<Before> {
+    if v.get("method").and_then(Value::as_str) != Some("tools/call") {
+        return None;
+    }
+    let id = v.get("id").cloned().unwrap_or(Value::Null);
+    let params = v.get("params")?;
+    let name = params
+        .get("name")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    let responses = params.get("inputResponses").and_then(Value::as_object);
+    let refuses = |a: &Value| {
+        matches!(
+            a.get("action").and_then(Value::as_str),
+            Some("decline" | "cancel")
+        )
+    };
+    if f.accept_declined
+        && responses.is_some_and(|r| r.values().any(refuses))
+        && let Some(result) = f.accepted.borrow().get(name)
+    {
+        let reply = serde_json::json!({"jsonrpc": "2.0", "id": id, "result": result});
+        return Some(Before::Reply(format!("{reply}\n")));
+    }
+    if f.error_on_unanswered && params.get("requestState").is_some() && responses.is_none() {
+        let reply = serde_json::json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32602, "message": "Invalid params: no inputResponses"}});
+        return Some(Before::Reply(format!("{reply}\n")));
+    }
+    let mut v = v.clone();
+    let mut changed = false;
+    if f.accept_any_state
+        && let Some(state) = params.get("requestState").and_then(Value::as_str)
+        && let Some(last) = f.issued.borrow().last()
+        && !f.issued.borrow().iter().any(|i| i == state)
+        && let Some(p) = v.get_mut("params").and_then(Value::as_object_mut)
+    {
+        p.insert("requestState".into(), Value::from(last.clone()));
+        changed = true;
+    }
+    if let Some(meta) = v
+        .pointer_mut("/params/_meta")
+        .and_then(Value::as_object_mut)
+    {
+        let caps = "io.modelcontextprotocol/clientCapabilities";
+        if f.ask_undeclared && meta.get(caps) == Some(&serde_json::json!({})) {
+            let every = serde_json::json!({"elicitation": {"form": {}, "url": {}}, "sampling": {"tools": {}, "context": {}}, "roots": {}});
+            meta.insert(caps.into(), every);
+            changed = true;
+        }
+        if f.progress_unasked && !meta.contains_key("progressToken") {
+            meta.insert("progressToken".into(), Value::from("unasked"));
+            changed = true;
+        }
+    }
+    changed.then(|| Before::Line(v.to_string().into_bytes()))
+}
+
+fn call_after(f: &Faults, request: Option<&Value>, mut reply: String) -> String {
+    let Some(v) = request.filter(|v| v.get("method").and_then(Value::as_str) == Some("tools/call"))
+    else {
+        return reply;
+    };
+    let last = reply
+        .lines()
+        .last()
+        .and_then(|l| serde_json::from_str::<Value>(l).ok());
+    if let Some(result) = last.as_ref().and_then(|r| r.get("result")) {
+        if let Some(state) = result.get("requestState").and_then(Value::as_str) {
+            f.issued.borrow_mut().push(state.to_owned());
+        }
+        if result.get("resultType").and_then(Value::as_str) == Some("complete")
+            && let Some(name) = v.pointer("/params/name").and_then(Value::as_str)
+        {
+            f.accepted
+                .borrow_mut()
+                .insert(name.to_owned(), result.clone());
+        }
+    }
+    if f.progress_wrong_token {
+        reply = reply.replace("\"progressToken\":\"", "\"progressToken\":\"wrong-");
+    }
+    reply
 }
