@@ -4,7 +4,8 @@
 //! the messages of the one response body (`application/json`, or each
 //! event of a `text/event-stream`, in order). Either way the result is an
 //! [`Exchanged`]: the messages before the response, the response, and
-//! whatever followed it in the same body.
+//! whatever followed it in the same body. The HTTP side is
+//! `check::http`'s (`CallLink`), so that this module needs nothing of it.
 //!
 //! Spec: 2026-07-28 `basic/transports/stdio.mdx` (one message per line),
 //! `basic/transports/streamable-http.mdx#sending-messages` (a response as
@@ -13,8 +14,7 @@
 use serde_json::Value;
 
 use super::super::ctx::{Ctx, SHOWN};
-use super::super::http::{Run, show_request, show_response};
-use super::super::report::{Failure, Outcome};
+use super::super::report::Outcome;
 use super::super::wire;
 
 /// What came for one request.
@@ -72,45 +72,6 @@ impl Link for Stdio<'_> {
             shown: wire::show(&reply.line, SHOWN),
             after: Vec::new(),
             streamed: false,
-        })
-    }
-}
-
-/// Over HTTP: one POST per request, built as a conforming client builds it.
-pub struct Http<'a> {
-    /// The run.
-    pub(in crate::check) run: &'a Run,
-}
-
-impl Link for Http<'_> {
-    fn call(&mut self, line: &[u8], _method: &str) -> Result<Exchanged, Outcome> {
-        let request = self.run.post(line.to_vec());
-        let response = self.run.send(&request)?;
-        let messages = response.messages();
-        let at = messages
-            .iter()
-            .rposition(|m| m.get("result").is_some() || m.get("error").is_some());
-        let Some(at) = at else {
-            return Err(Outcome::Fail(Failure {
-                reason: format!(
-                    "status {}: no JSON-RPC response in the body",
-                    response.status
-                ),
-                request: Some(show_request(&request)),
-                reply: Some(show_response(&response)),
-            }));
-        };
-        let mut before = messages;
-        let after = before.split_off(at);
-        let mut after = after.into_iter();
-        let reply = after.next().unwrap_or(Value::Null);
-        Ok(Exchanged {
-            request: show_request(&request),
-            before,
-            reply,
-            shown: show_response(&response),
-            after: after.collect(),
-            streamed: response.media_type() == "text/event-stream",
         })
     }
 }
