@@ -18,7 +18,8 @@ use mcp_reference_tools::check::{self, Level, Options, Outcome, Report};
 const CONFORMANCE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/conformance.json");
 
 /// Two tools with state (so that one's state can be presented on the
-/// other's call), one without, one of two rounds, and the progress tool.
+/// other's call), one without, one of two rounds, the progress tool, and
+/// the fixture's input-required prompt (`--get`).
 fn targets() -> Vec<Target> {
     [
         "test_input_required_result_request_state",
@@ -30,6 +31,7 @@ fn targets() -> Vec<Target> {
     ]
     .iter()
     .map(|t| Target::parse(Kind::Tool, t).unwrap())
+    .chain([Target::parse(Kind::Prompt, "test_input_required_result_prompt").unwrap()])
     .collect()
 }
 
@@ -195,4 +197,32 @@ fn each_http_fault_fails_exactly_its_call_checks() {
             assert!(text.contains("ends the text/event-stream"), "{text}");
         }
     }
+}
+
+#[test]
+fn the_command_line_takes_call_and_get() {
+    let reference = fixture::bin();
+    let (code, out, err) = fixture::cli(&[
+        "check",
+        "--call",
+        r#"get_order={"order_id":"A-104"}"#,
+        "--",
+        &reference,
+        "serve",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("call.result-type"), "{out}");
+    let (code, _, err) = fixture::cli(&[
+        "check",
+        "--call",
+        "get_order=[1]",
+        "--",
+        &reference,
+        "serve",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("not a JSON object"), "{err}");
+    let (code, out, _) = fixture::cli(&["check", "--", &reference, "serve"]);
+    assert_eq!(code, 0);
+    assert!(!out.contains("call."), "{out}");
 }

@@ -611,9 +611,9 @@ impl Caller<'_> {
                 "needs two named targets that each issue a requestState ({} did)",
                 issued.len()
             );
-            for t in targets {
+            if let Some(t) = targets.first() {
                 self.tally
-                    .note("call.state-foreign-tool", t, Outcome::NotRun(why.clone()));
+                    .note("call.state-foreign-tool", t, Outcome::NotRun(why));
             }
             return;
         }
