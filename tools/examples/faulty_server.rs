@@ -121,6 +121,10 @@
 //!                           cancel an elicitation gets the last complete
 //!                           result of that tool (ELICIT-02: call.decline,
 //!                           call.cancel)
+//!   --accept-malformed      a tools/call whose inputResponses hold a value
+//!                           that is not an object gets the last complete
+//!                           result of that tool (MRTR-13:
+//!                           call.answers-malformed)
 //!   --error-on-unanswered   a tools/call with a requestState and no
 //!                           inputResponses gets -32602 instead of being
 //!                           asked again (MRTR-16: call.retry-unanswered)
@@ -150,7 +154,7 @@ use std::time::Duration;
 use mcp_reference::Order;
 use mcp_reference::{Config, Direct, Disposition, Server};
 use mcp_reference_testkit::model::MAX_DEPTH;
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 #[derive(Default)]
 struct Faults {
@@ -194,6 +198,7 @@ struct Faults {
     accept_any_state: bool,
     ask_undeclared: bool,
     accept_declined: bool,
+    accept_malformed: bool,
     error_on_unanswered: bool,
     progress_wrong_token: bool,
     progress_unasked: bool,
@@ -257,6 +262,7 @@ fn parse() -> Result<Faults, String> {
             "--accept-any-state" => f.accept_any_state = true,
             "--ask-undeclared" => f.ask_undeclared = true,
             "--accept-declined" => f.accept_declined = true,
+            "--accept-malformed" => f.accept_malformed = true,
             "--error-on-unanswered" => f.error_on_unanswered = true,
             "--progress-wrong-token" => f.progress_wrong_token = true,
             "--progress-unasked" => f.progress_unasked = true,
@@ -927,8 +933,9 @@ fn call_before(f: &Faults, v: &Value) -> Option<Before> {
             Some("decline" | "cancel")
         )
     };
-    if f.accept_declined
-        && responses.is_some_and(|r| r.values().any(refuses))
+    let malformed = |r: &Map<String, Value>| r.values().any(|a| !a.is_object());
+    if ((f.accept_declined && responses.is_some_and(|r| r.values().any(refuses)))
+        || (f.accept_malformed && responses.is_some_and(malformed)))
         && let Some(result) = f.accepted.borrow().get(name)
     {
         let reply = serde_json::json!({"jsonrpc": "2.0", "id": id, "result": result});

@@ -138,6 +138,7 @@ fn each_stdio_fault_fails_exactly_its_call_checks() {
         ("--ask-undeclared", &["call.input-capabilities"][..]),
         ("--accept-declined", &["call.cancel", "call.decline"][..]),
         ("--error-on-unanswered", &["call.retry-unanswered"][..]),
+        ("--accept-malformed", &["call.answers-malformed"][..]),
         ("--progress-wrong-token", &["call.progress"][..]),
         ("--notifications-backwards", &["call.progress"][..]),
         ("--progress-unasked", &["call.progress-unasked"][..]),

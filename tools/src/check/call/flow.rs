@@ -11,7 +11,8 @@
 //! 3. when it asked for input: a call declaring only `elicitation: {}`,
 //!    `sampling: {}` and `roots: {}` (no URL mode, no tools in sampling);
 //!    the first round's retry without `inputResponses`
-//!    (`call.retry-unanswered`); with its elicitations declined, then
+//!    (`call.retry-unanswered`); with every answer the number 42
+//!    (`call.answers-malformed`); with its elicitations declined, then
 //!    cancelled (`call.decline`, `call.cancel`: never the accepted
 //!    result); with its `requestState` changed in one character, cut to
 //!    half, and presented with other arguments (`call.state-*`: refused,
@@ -40,13 +41,14 @@ use crate::check::wire;
 const ROUNDS: usize = 8;
 
 /// The checks that need the target to have asked for input.
-const ASKED: [&str; 6] = [
+const ASKED: [&str; 7] = [
     "call.state-tampered",
     "call.state-truncated",
     "call.state-foreign-arguments",
     "call.decline",
     "call.cancel",
     "call.retry-unanswered",
+    "call.answers-malformed",
 ];
 
 /// Every capability and sub-capability a client can declare for input.
@@ -191,10 +193,11 @@ fn what(reply: &Value) -> String {
     }
 }
 
-/// `state` with one character changed (the middle one).
-fn tampered(state: &str) -> String {
+/// `state` with one character changed: the one at `quarter` quarters of
+/// its length (0 to 3).
+fn tampered(state: &str, quarter: usize) -> String {
     let mut chars: Vec<char> = state.chars().collect();
-    let at = chars.len() / 2;
+    let at = chars.len() * quarter.min(3) / 4;
     match chars.get_mut(at) {
         Some(c) => *c = if *c == 'A' { 'B' } else { 'A' },
         None => chars.push('A'),
@@ -437,6 +440,24 @@ impl Caller<'_> {
         }
     }
 
+    /// As [`Caller::refused`] for several retries: a failure when one
+    /// completes; else not run when one got no reply; else a pass.
+    fn refused_all(&mut self, id: &'static str, t: &Target, asks: &[(Ask, String)]) {
+        let mut outcome = Outcome::Pass;
+        for (ask, what_was) in asks {
+            match self.send(t, ask) {
+                Ok(ex) if completes(&ex.reply) => {
+                    let why = format!("{what_was}, and the call completed: {}", what(&ex.reply));
+                    outcome = failure(why, &ex);
+                    break;
+                }
+                Ok(_) => {}
+                Err(o) => outcome = unseen(o),
+            }
+        }
+        self.tally.note(id, t, outcome);
+    }
+
     /// Every call for one target; what it issued when it issued a state.
     fn target(&mut self, t: &Target) -> Option<Issued> {
         match self.send(t, &Ask::with(json!({}))) {
@@ -500,6 +521,16 @@ impl Caller<'_> {
             }
             Err(o) => self.tally.note("call.retry-unanswered", t, unseen(o)),
         }
+        let malformed: Map<String, Value> = answers
+            .keys()
+            .map(|k| (k.clone(), Value::from(42)))
+            .collect();
+        self.refused(
+            "call.answers-malformed",
+            t,
+            &Ask::retry(round.state.clone(), Some(malformed)),
+            "every inputResponses value was the number 42",
+        );
         self.decline(t, &round, accepted.as_ref());
         let Some(state) = round.state.clone() else {
             let why = "the first round issued no requestState";
@@ -513,12 +544,18 @@ impl Caller<'_> {
             return None;
         };
         let with = |state: String| Ask::retry(Some(state), Some(answers.clone()));
-        self.refused(
-            "call.state-tampered",
-            t,
-            &with(tampered(&state)),
-            "the requestState had one character changed",
-        );
+        // A character changed at a quarter, the half and three quarters of
+        // the state, one retry each: where one change lands in a part the
+        // server never reads, another lands in one it does.
+        let changed: Vec<(Ask, String)> = [2, 1, 3]
+            .into_iter()
+            .map(|q| {
+                let what_was =
+                    format!("the requestState had its character at {q}/4 of its length changed");
+                (with(tampered(&state, q)), what_was)
+            })
+            .collect();
+        self.refused_all("call.state-tampered", t, &changed);
         self.refused(
             "call.state-truncated",
             t,
@@ -642,10 +679,14 @@ mod tests {
 
     #[test]
     fn state_changes() {
-        assert_ne!(tampered("abcd"), "abcd");
-        assert_eq!(tampered("abcd").len(), 4);
-        assert_ne!(tampered("AAAA"), "AAAA");
-        assert_eq!(tampered(""), "A");
+        for q in 0..4 {
+            assert_ne!(tampered("abcd", q), "abcd");
+            assert_eq!(tampered("abcd", q).len(), 4);
+            assert_ne!(tampered("AAAA", q), "AAAA");
+            assert_eq!(tampered("", q), "A");
+        }
+        assert_eq!(tampered("abcd", 2), "abAd");
+        assert_eq!(tampered("abcd", 9), "abcA");
         assert_eq!(truncated("abcdef"), "abc");
         assert_eq!(truncated("é"), "");
         let args = Map::new();

@@ -64,7 +64,7 @@ pub const CALL_CHECKS: &[CheckInfo] = &[
         "call.state-tampered",
         "MRTR-07, MRTR-06, MRTR-17",
         "basic/patterns/mrtr.mdx#server-requirements-basic-workflow; #security-considerations",
-        "a retry whose requestState has one character changed is refused (an error, a tool error or a new InputRequiredResult), never completed",
+        "a retry whose requestState has one character changed (three retries: at a quarter, the half, three quarters of it) is refused (an error, a tool error or a new InputRequiredResult), never completed",
     ),
     check(
         Must,
@@ -107,6 +107,13 @@ pub const CALL_CHECKS: &[CheckInfo] = &[
         "MRTR-16",
         "basic/patterns/mrtr.mdx#error-handling",
         "a retry with the requestState but without the required inputResponses gets a new InputRequiredResult asking again, not an error",
+    ),
+    check(
+        Should,
+        "call.answers-malformed",
+        "MRTR-13, MRTR-14",
+        "basic/patterns/mrtr.mdx#error-handling",
+        "a retry whose every inputResponses value is a number, no InputResponse at all, is refused or asked again, never completed",
     ),
     check(
         Must,
