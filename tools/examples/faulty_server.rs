@@ -117,6 +117,10 @@
 //!   --ask-undeclared        a tools/call declaring no capabilities is
 //!                           answered as if it declared them all (MRTR-11:
 //!                           call.input-capabilities)
+//!   --ask-unnarrowed        a tools/call declaring elicitation without url
+//!                           (or sampling without tools) is answered as if
+//!                           it declared url (tools) too (ELICIT-04,
+//!                           SAMPLING-01: call.input-capabilities)
 //!   --accept-declined       a tools/call whose inputResponses decline or
 //!                           cancel an elicitation gets the last complete
 //!                           result of that tool (ELICIT-02: call.decline,
@@ -201,6 +205,7 @@ struct Faults {
     unasked_log: bool,
     accept_any_state: bool,
     ask_undeclared: bool,
+    ask_unnarrowed: bool,
     accept_declined: bool,
     accept_malformed: bool,
     error_on_unanswered: bool,
@@ -265,6 +270,7 @@ fn parse() -> Result<Faults, String> {
             "--ignore-state" => f.ignore_state = true,
             "--accept-any-state" => f.accept_any_state = true,
             "--ask-undeclared" => f.ask_undeclared = true,
+            "--ask-unnarrowed" => f.ask_unnarrowed = true,
             "--accept-declined" => f.accept_declined = true,
             "--accept-malformed" => f.accept_malformed = true,
             "--error-on-unanswered" => f.error_on_unanswered = true,

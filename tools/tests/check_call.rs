@@ -169,6 +169,24 @@ fn each_stdio_fault_fails_exactly_its_call_checks() {
 }
 
 #[test]
+fn a_mode_or_sampling_tools_not_declared_fails_input_capabilities() {
+    // The sub-capabilities: URL mode and tool-enabled sampling sent to a
+    // request that declared only `elicitation: {}` and `sampling: {}`.
+    for tool in ["url_elicitation", "sampling_with_tools"] {
+        let mut options = Options::new(fixture::faulty(&["--ask-unnarrowed"]));
+        options
+            .env
+            .push(("MCP_REFERENCE_CONFIG".into(), CONFORMANCE.into()));
+        options.calls = vec![Target::parse(Kind::Tool, tool).unwrap()];
+        let report = check::run(&options).unwrap();
+        let want: BTreeSet<&str> = ["call.input-capabilities"].into_iter().collect();
+        assert_eq!(failed(&report), want, "{tool}\n{}", report.table());
+        let text = report.table();
+        assert!(text.contains("names no"), "{text}");
+    }
+}
+
+#[test]
 fn the_reference_passes_every_call_check_over_http() {
     let server = fixture::serve_http(&["--config", CONFORMANCE]);
     let report = http(server.url.clone());

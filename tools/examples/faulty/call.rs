@@ -1,5 +1,5 @@
 //! The faults of `faulty_server` that `check --call` finds
-//! (`--accept-any-state`, `--ask-undeclared`, `--accept-declined`,
+//! (`--accept-any-state`, `--ask-undeclared`, `--ask-unnarrowed`, `--accept-declined`,
 //! `--accept-malformed`, `--error-on-unanswered`, `--progress-wrong-token`,
 //! `--progress-unasked`): each rewrites a `tools/call` before the core
 //! answers it, or answers it itself, or rewrites the reply. Spec: 2026-07-28
@@ -67,6 +67,21 @@ pub(crate) fn call_before(f: &Faults, v: &Value) -> Option<Before> {
             let every = serde_json::json!({"elicitation": {"form": {}, "url": {}}, "sampling": {"tools": {}, "context": {}}, "roots": {}});
             meta.insert(caps.into(), every);
             changed = true;
+        }
+        // --ask-unnarrowed: an elicitation capability is read as both modes,
+        // a sampling one as tool-enabled.
+        if f.ask_unnarrowed
+            && let Some(declared) = meta.get_mut(caps).and_then(Value::as_object_mut)
+        {
+            for (kind, sub) in [("elicitation", "url"), ("sampling", "tools")] {
+                if let Some(o) = declared.get_mut(kind).and_then(Value::as_object_mut)
+                    && !o.contains_key(sub)
+                {
+                    o.insert(sub.into(), serde_json::json!({}));
+                    o.entry("form").or_insert_with(|| serde_json::json!({}));
+                    changed = true;
+                }
+            }
         }
         if f.progress_unasked && !meta.contains_key("progressToken") {
             meta.insert("progressToken".into(), Value::from("unasked"));
