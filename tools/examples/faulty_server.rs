@@ -121,6 +121,9 @@
 //!                           (or sampling without tools) is answered as if
 //!                           it declared url (tools) too (ELICIT-04,
 //!                           SAMPLING-01: call.input-capabilities)
+//!   --request-on-input      writes an elicitation/create request of its
+//!                           own before every InputRequiredResult (MRTR-01:
+//!                           call.server-requests)
 //!   --accept-declined       a tools/call whose inputResponses decline or
 //!                           cancel an elicitation gets the last complete
 //!                           result of that tool (ELICIT-02: call.decline,
@@ -206,6 +209,7 @@ struct Faults {
     accept_any_state: bool,
     ask_undeclared: bool,
     ask_unnarrowed: bool,
+    request_on_input: bool,
     accept_declined: bool,
     accept_malformed: bool,
     error_on_unanswered: bool,
@@ -271,6 +275,7 @@ fn parse() -> Result<Faults, String> {
             "--accept-any-state" => f.accept_any_state = true,
             "--ask-undeclared" => f.ask_undeclared = true,
             "--ask-unnarrowed" => f.ask_unnarrowed = true,
+            "--request-on-input" => f.request_on_input = true,
             "--accept-declined" => f.accept_declined = true,
             "--accept-malformed" => f.accept_malformed = true,
             "--error-on-unanswered" => f.error_on_unanswered = true,

@@ -136,6 +136,7 @@ fn each_stdio_fault_fails_exactly_its_call_checks() {
             &["call.state-tampered", "call.state-truncated"][..],
         ),
         ("--ask-undeclared", &["call.input-capabilities"][..]),
+        ("--request-on-input", &["call.server-requests"][..]),
         ("--accept-declined", &["call.cancel", "call.decline"][..]),
         ("--error-on-unanswered", &["call.retry-unanswered"][..]),
         ("--accept-malformed", &["call.answers-malformed"][..]),

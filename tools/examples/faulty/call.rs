@@ -1,5 +1,5 @@
 //! The faults of `faulty_server` that `check --call` finds
-//! (`--accept-any-state`, `--ask-undeclared`, `--ask-unnarrowed`, `--accept-declined`,
+//! (`--accept-any-state`, `--ask-undeclared`, `--ask-unnarrowed`, `--request-on-input`, `--accept-declined`,
 //! `--accept-malformed`, `--error-on-unanswered`, `--progress-wrong-token`,
 //! `--progress-unasked`): each rewrites a `tools/call` before the core
 //! answers it, or answers it itself, or rewrites the reply. Spec: 2026-07-28
@@ -111,6 +111,11 @@ pub(crate) fn call_after(f: &Faults, request: Option<&Value>, mut reply: String)
                 .borrow_mut()
                 .insert(name.to_owned(), result.clone());
         }
+    }
+    if f.request_on_input && reply.contains("\"inputRequests\"") {
+        // An elicitation request of the server's own before the reply.
+        let request = serde_json::json!({"jsonrpc": "2.0", "id": "faulty-1", "method": "elicitation/create", "params": {"message": "Your name?", "requestedSchema": {"type": "object", "properties": {}}}});
+        reply = format!("{request}\n{reply}");
     }
     if f.progress_wrong_token {
         reply = reply.replace("\"progressToken\":\"", "\"progressToken\":\"wrong-");

@@ -582,7 +582,10 @@ pub fn run_http(options: &HttpOptions) -> Result<Report, String> {
             super::wire::VERSION,
         );
         let schema = schema.as_ref().map_err(String::as_str);
-        let mut link = CallLink { run: &run };
+        let mut link = CallLink {
+            requests: Vec::new(),
+            run: &run,
+        };
         let calls = super::call::run(&mut link, &options.calls, schema);
         entries.extend(super::entries(super::call::CALL_CHECKS, &calls));
     }
@@ -666,6 +669,8 @@ fn same_as_plain(run: &Run, plain: &HttpRequest, encoded: &HttpRequest) -> Outco
 
 /// Over HTTP: one POST per request, built as a conforming client builds it.
 pub(super) struct CallLink<'a> {
+    /// The server's requests in the last response body.
+    pub(super) requests: Vec<Value>,
     /// The run.
     pub(super) run: &'a Run,
 }
@@ -675,6 +680,11 @@ impl Link for CallLink<'_> {
         let request = self.run.post(line.to_vec());
         let response = self.run.send(&request)?;
         let messages = response.messages();
+        self.requests = messages
+            .iter()
+            .filter(|m| super::call::link::is_request(m))
+            .cloned()
+            .collect();
         let at = messages
             .iter()
             .rposition(|m| m.get("result").is_some() || m.get("error").is_some());
@@ -700,6 +710,10 @@ impl Link for CallLink<'_> {
             after: after.collect(),
             streamed: response.media_type() == "text/event-stream",
         })
+    }
+
+    fn requests(&self) -> &[Value] {
+        &self.requests
     }
 }
 

@@ -165,7 +165,10 @@ pub fn run(options: &Options) -> Result<Report, RunError> {
         Vec::new()
     } else {
         let schema = schemas.modern.as_ref().map_err(String::as_str);
-        let mut link = call::link::Stdio { cx: &mut cx };
+        let mut link = call::link::Stdio {
+            cx: &mut cx,
+            requests: Vec::new(),
+        };
         call::run(&mut link, &options.calls, schema)
     };
     cx.finish();

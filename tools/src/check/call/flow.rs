@@ -19,7 +19,8 @@
 //!    never completed).
 //!
 //! Every reply is also held to the schema (`call.result-schema`) and to
-//! `resultType` (`call.result-type`), and every progress notification that
+//! `resultType` (`call.result-type`), every exchange to carry no request of
+//! the server's own (`call.server-requests`), and every progress notification that
 //! came with it to the request's own token. After every target, one
 //! target's state is presented on another's call (`call.state-foreign-tool`).
 //!
@@ -34,6 +35,7 @@ use mcp_reference_testkit::schema::Schema;
 use super::answer::{self, Action};
 use super::link::{Exchanged, Link};
 use super::{Tally, Target};
+use crate::check::ctx::SHOWN;
 use crate::check::report::{Failure, Outcome};
 use crate::check::wire;
 
@@ -272,7 +274,28 @@ impl Caller<'_> {
         }
         params.insert("_meta".into(), meta);
         let line = wire::request(&id.to_string(), t.method(), &Value::Object(params));
-        let ex = match self.link.call(&line, t.method()) {
+        let called = self.link.call(&line, t.method());
+        match self.link.requests().first() {
+            Some(request) => {
+                let method = request
+                    .get("method")
+                    .and_then(Value::as_str)
+                    .unwrap_or("(no method)");
+                let why = format!(
+                    "the server sent a request of its own, {method}, instead of asking inside an \
+                     InputRequiredResult"
+                );
+                let outcome = Outcome::Fail(Failure {
+                    reason: why,
+                    request: Some(wire::show(&line, SHOWN)),
+                    reply: Some(wire::show(request.to_string().as_bytes(), SHOWN)),
+                });
+                self.tally.note("call.server-requests", t, outcome);
+            }
+            None if called.is_ok() => self.tally.note("call.server-requests", t, Outcome::Pass),
+            None => {}
+        }
+        let ex = match called {
             Ok(ex) => ex,
             Err(o) => {
                 if matches!(o, Outcome::Fail(_)) {

@@ -43,21 +43,37 @@ pub trait Link {
     /// request that got no response to judge (a failure, or not run when
     /// the deadline cut it).
     fn call(&mut self, line: &[u8], method: &str) -> Result<Exchanged, Outcome>;
+
+    /// The requests of the server's own (a message with a `method` and an
+    /// `id`) that came during the last [`Link::call`], whether or not a
+    /// response came.
+    fn requests(&self) -> &[Value];
+}
+
+/// Whether `m` is a request (a `method` and an `id`).
+pub fn is_request(m: &Value) -> bool {
+    m.get("method").is_some() && m.get("id").is_some()
 }
 
 /// Over stdio, on the shared process.
 pub struct Stdio<'a> {
     /// The context.
     pub cx: &'a mut Ctx,
+    /// The server's requests during the last call.
+    pub requests: Vec<Value>,
 }
 
 impl Link for Stdio<'_> {
     fn call(&mut self, line: &[u8], method: &str) -> Result<Exchanged, Outcome> {
         let start = self.cx.seen.len();
-        let reply = self
-            .cx
-            .ask(line, Some(method))
-            .map_err(|e| self.cx.no_reply(&e, line))?;
+        let asked = self.cx.ask(line, Some(method));
+        let lines = self.cx.seen.get(start..).unwrap_or_default();
+        self.requests = lines
+            .iter()
+            .filter_map(|s| serde_json::from_slice::<Value>(&s.line.bytes).ok())
+            .filter(is_request)
+            .collect();
+        let reply = asked.map_err(|e| self.cx.no_reply(&e, line))?;
         let lines = self.cx.seen.get(start..).unwrap_or_default();
         let before = lines
             .iter()
@@ -73,5 +89,9 @@ impl Link for Stdio<'_> {
             after: Vec::new(),
             streamed: false,
         })
+    }
+
+    fn requests(&self) -> &[Value] {
+        &self.requests
     }
 }

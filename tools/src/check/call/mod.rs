@@ -54,6 +54,13 @@ pub const CALL_CHECKS: &[CheckInfo] = &[
     ),
     check(
         Must,
+        "call.server-requests",
+        "MRTR-01",
+        "basic/patterns/mrtr.mdx (the note on server-to-client requests)",
+        "no request of the server's own (elicitation/create, sampling/createMessage, roots/list with an id) comes with the reply to a call: input is asked for only inside an InputRequiredResult",
+    ),
+    check(
+        Must,
         "call.input-capabilities",
         "MRTR-11, ELICIT-04, SAMPLING-01",
         "basic/patterns/mrtr.mdx#server-requirements-basic-workflow; client/elicitation.mdx#capabilities; client/sampling.mdx#tools-in-sampling",
