@@ -40,6 +40,14 @@ fn known() -> Known {
             checks.insert(id.to_string());
         }
     }
+    // The checks of `check --call` (`tools/src/check/call/mod.rs`).
+    let calls = read("tools/src/check/call/mod.rs");
+    let table = &calls[calls.find("pub const CALL_CHECKS").unwrap()..];
+    let table = &table[..table.find("\n];").unwrap()];
+    for (i, _) in table.match_indices("\"call.") {
+        let id = table[i + 1..].split('"').next().unwrap();
+        checks.insert(id.to_string());
+    }
     let decisions = read("docs/behavior.md")
         .lines()
         .filter_map(|l| l.strip_prefix("| DEC"))

@@ -15,6 +15,15 @@
 //!   --base64-name-500 answers every request whose Mcp-Name is a Base64
 //!                     sentinel (=?base64?...?=) with 500 and an HTML
 //!                     error page, as a server whose decoder throws
+//!   --sse-no-result-type
+//!                     leaves resultType out of the response that ends a
+//!                     text/event-stream body (with --sse: every one), as
+//!                     the conformance suite's TypeScript fixture does
+//!                     (BASE-07: check --call's call.result-type)
+//!   --progress-after-response
+//!                     moves the first event of a text/event-stream body
+//!                     (a progress notification, when there are several)
+//!                     after the response (PROG-09: call.progress)
 //!   --sse             not a fault: every JSON reply is sent as a
 //!                     `text/event-stream` of one `message` event
 //!   --exit-after N    stops listening and exits after N connections, as
@@ -70,6 +79,8 @@ struct Faults {
     no_allow: bool,
     errors_as_200: bool,
     sse: bool,
+    sse_no_result_type: bool,
+    progress_after_response: bool,
     base64_name_500: bool,
     accept_expired: bool,
     accept_no_aud: bool,
@@ -93,6 +104,8 @@ fn main() -> ExitCode {
             "--no-allow" => faults.no_allow = true,
             "--errors-as-200" => faults.errors_as_200 = true,
             "--sse" => faults.sse = true,
+            "--sse-no-result-type" => faults.sse_no_result_type = true,
+            "--progress-after-response" => faults.progress_after_response = true,
             "--base64-name-500" => faults.base64_name_500 = true,
             "--accept-expired" => faults.accept_expired = true,
             "--accept-no-aud" => faults.accept_no_aud = true,
@@ -426,6 +439,32 @@ fn serve(mut stream: TcpStream, cx: &Context<'_>) -> std::io::Result<()> {
         out_headers.retain(|(n, _)| !n.eq_ignore_ascii_case("content-type"));
         out_headers.push(("content-type", "text/event-stream"));
         out_body = [b"event: message\ndata: ".as_slice(), &out_body, b"\n\n"].concat();
+    }
+    let streamed = out_headers
+        .iter()
+        .any(|(n, v)| n.eq_ignore_ascii_case("content-type") && v.starts_with("text/event-stream"));
+    if streamed && (faults.sse_no_result_type || faults.progress_after_response) {
+        let text = String::from_utf8_lossy(&out_body).replace("\r\n", "\n");
+        let mut events: Vec<String> = text
+            .split("\n\n")
+            .filter(|e| !e.trim().is_empty())
+            .map(str::to_owned)
+            .collect();
+        if faults.progress_after_response && events.len() > 1 {
+            events.rotate_left(1);
+        }
+        if faults.sse_no_result_type
+            && let Some(last) = events.iter_mut().rev().find(|e| e.contains("\"result\""))
+        {
+            *last = last
+                .replace("\"resultType\":\"complete\",", "")
+                .replace(",\"resultType\":\"complete\"", "");
+        }
+        out_body = events
+            .iter()
+            .map(|e| format!("{e}\n\n"))
+            .collect::<String>()
+            .into_bytes();
     }
     let mut head = format!("HTTP/1.1 {status} Status\r\n");
     for (n, v) in out_headers {

@@ -109,6 +109,39 @@
 //!   --no-request-state      leaves the requestState out of an
 //!                           InputRequiredResult (a chain's next round has
 //!                           nothing to carry: rows I4, I9, I12)
+//!   --accept-any-state      a tools/call whose requestState is none it
+//!                           issued is answered with the last one it issued
+//!                           instead, as a server that never verifies its
+//!                           state (MRTR-07: check --call's
+//!                           call.state-tampered, call.state-truncated)
+//!   --ask-undeclared        a tools/call declaring no capabilities is
+//!                           answered as if it declared them all (MRTR-11:
+//!                           call.input-capabilities)
+//!   --ask-unnarrowed        a tools/call declaring elicitation without url
+//!                           (or sampling without tools) is answered as if
+//!                           it declared url (tools) too (ELICIT-04,
+//!                           SAMPLING-01: call.input-capabilities)
+//!   --request-on-input      writes an elicitation/create request of its
+//!                           own before every InputRequiredResult (MRTR-01:
+//!                           call.server-requests)
+//!   --accept-declined       a tools/call whose inputResponses decline or
+//!                           cancel an elicitation gets the last complete
+//!                           result of that tool (ELICIT-02: call.decline,
+//!                           call.cancel)
+//!   --accept-malformed      a tools/call whose inputResponses hold a value
+//!                           that is not an object gets the last complete
+//!                           result of that tool (MRTR-13:
+//!                           call.answers-malformed)
+//!   --error-on-unanswered   a tools/call with a requestState and no
+//!                           inputResponses gets -32602 instead of being
+//!                           asked again (MRTR-16: call.retry-unanswered)
+//!   --progress-wrong-token  every progress notification names another
+//!                           token than the request's (PROG-05:
+//!                           call.progress)
+//!   --progress-unasked      a tools/call without a progressToken is
+//!                           answered as if it carried one, progress
+//!                           notifications included (PROG-05:
+//!                           call.progress-unasked)
 //!   --random-order          answers each request with a non-null id from a
 //!                           thread of its own, after a random pause of 0 to
 //!                           8 ms, so replies come in a different order on
@@ -129,6 +162,10 @@ use mcp_reference::Order;
 use mcp_reference::{Config, Direct, Disposition, Server};
 use mcp_reference_testkit::model::MAX_DEPTH;
 use serde_json::Value;
+
+#[path = "faulty/call.rs"]
+mod call;
+use call::{Before, call_after, call_before};
 
 #[derive(Default)]
 struct Faults {
@@ -169,6 +206,19 @@ struct Faults {
     no_request_state: bool,
     ignore_state: bool,
     unasked_log: bool,
+    accept_any_state: bool,
+    ask_undeclared: bool,
+    ask_unnarrowed: bool,
+    request_on_input: bool,
+    accept_declined: bool,
+    accept_malformed: bool,
+    error_on_unanswered: bool,
+    progress_wrong_token: bool,
+    progress_unasked: bool,
+    /// With --accept-any-state: every requestState issued.
+    issued: std::cell::RefCell<Vec<String>>,
+    /// With --accept-declined: each tool's last complete result.
+    accepted: std::cell::RefCell<std::collections::HashMap<String, Value>>,
     /// With --list-varies: whether a resources/read has been answered.
     read_seen: std::cell::Cell<bool>,
 }
@@ -222,6 +272,15 @@ fn parse() -> Result<Faults, String> {
             "--notifications-backwards" => f.notifications_backwards = true,
             "--no-request-state" => f.no_request_state = true,
             "--ignore-state" => f.ignore_state = true,
+            "--accept-any-state" => f.accept_any_state = true,
+            "--ask-undeclared" => f.ask_undeclared = true,
+            "--ask-unnarrowed" => f.ask_unnarrowed = true,
+            "--request-on-input" => f.request_on_input = true,
+            "--accept-declined" => f.accept_declined = true,
+            "--accept-malformed" => f.accept_malformed = true,
+            "--error-on-unanswered" => f.error_on_unanswered = true,
+            "--progress-wrong-token" => f.progress_wrong_token = true,
+            "--progress-unasked" => f.progress_unasked = true,
             "--unasked-log" => f.unasked_log = true,
             "--slow-start" => {
                 let ms = args.next().ok_or("--slow-start needs milliseconds")?;
@@ -578,6 +637,16 @@ fn handle(server: &Server, faults: &Faults, line: &[u8], version_seen: bool) -> 
         }
         _ => line,
     };
+    // The faults of `check --call`.
+    let called;
+    let line = match parsed.as_ref().and_then(|v| call_before(faults, v)) {
+        Some(Before::Line(l)) => {
+            called = l;
+            &called[..]
+        }
+        Some(Before::Reply(r)) => return Some(r),
+        None => line,
+    };
     // Answered at the time of day, as the binary answers (the states of
     // multi round-trip targets expire).
     let now = std::time::SystemTime::now()
@@ -612,7 +681,11 @@ fn handle(server: &Server, faults: &Faults, line: &[u8], version_seen: bool) -> 
             }
         }
     };
-    let mut reply = String::from_utf8_lossy(&reply).into_owned();
+    let mut reply = call_after(
+        faults,
+        parsed.as_ref(),
+        String::from_utf8_lossy(&reply).into_owned(),
+    );
     if faults.server_info_without_version {
         reply = reply.replace(r#","version":"1.0.0"}"#, "}");
     }

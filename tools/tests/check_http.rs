@@ -21,6 +21,7 @@ fn options(url: String) -> HttpOptions {
         url,
         timeout: Duration::from_secs(5),
         deadline: Duration::from_secs(60),
+        calls: Vec::new(),
     }
 }
 

@@ -21,6 +21,7 @@ use mcp_reference_testkit::model::Reply;
 use mcp_reference_testkit::model::http::{HttpRequest, Listen, expect_http};
 use serde_json::Value;
 
+use super::call::link::{Exchanged, Link};
 use super::catalog::{CheckInfo, Level, check};
 use super::report::{Failure, Outcome, Report};
 use crate::http_client::{self, Request, Response, Url};
@@ -181,6 +182,9 @@ pub struct HttpOptions {
     pub timeout: Duration,
     /// How long the whole run may take.
     pub deadline: Duration,
+    /// The tools and prompts `--call` and `--get` name ([`super::call`]):
+    /// only these are ever called.
+    pub calls: Vec<super::call::Target>,
 }
 
 const META: &str = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#;
@@ -571,7 +575,20 @@ pub fn run_http(options: &HttpOptions) -> Result<Report, String> {
             Err(o) => o,
         },
     ));
-    let entries = super::entries(HTTP_CHECKS, &results);
+    let mut entries = super::entries(HTTP_CHECKS, &results);
+    if !options.calls.is_empty() {
+        let schema = mcp_reference_testkit::schema::Schema::find_in(
+            mcp_reference_testkit::schema::spec_dir().as_deref(),
+            super::wire::VERSION,
+        );
+        let schema = schema.as_ref().map_err(String::as_str);
+        let mut link = CallLink {
+            requests: Vec::new(),
+            run: &run,
+        };
+        let calls = super::call::run(&mut link, &options.calls, schema);
+        entries.extend(super::entries(super::call::CALL_CHECKS, &calls));
+    }
     Ok(Report {
         command: options.url.clone(),
         timeout_ms: u64::try_from(options.timeout.as_millis()).unwrap_or(u64::MAX),
@@ -648,6 +665,56 @@ fn same_as_plain(run: &Run, plain: &HttpRequest, encoded: &HttpRequest) -> Outco
         request: Some(show_request(encoded)),
         reply: Some(show_response(&got)),
     })
+}
+
+/// Over HTTP: one POST per request, built as a conforming client builds it.
+pub(super) struct CallLink<'a> {
+    /// The server's requests in the last response body.
+    pub(super) requests: Vec<Value>,
+    /// The run.
+    pub(super) run: &'a Run,
+}
+
+impl Link for CallLink<'_> {
+    fn call(&mut self, line: &[u8], _method: &str) -> Result<Exchanged, Outcome> {
+        let request = self.run.post(line.to_vec());
+        let response = self.run.send(&request)?;
+        let messages = response.messages();
+        self.requests = messages
+            .iter()
+            .filter(|m| super::call::link::is_request(m))
+            .cloned()
+            .collect();
+        let at = messages
+            .iter()
+            .rposition(|m| m.get("result").is_some() || m.get("error").is_some());
+        let Some(at) = at else {
+            return Err(Outcome::Fail(Failure {
+                reason: format!(
+                    "status {}: no JSON-RPC response in the body",
+                    response.status
+                ),
+                request: Some(show_request(&request)),
+                reply: Some(show_response(&response)),
+            }));
+        };
+        let mut before = messages;
+        let after = before.split_off(at);
+        let mut after = after.into_iter();
+        let reply = after.next().unwrap_or(Value::Null);
+        Ok(Exchanged {
+            request: show_request(&request),
+            before,
+            reply,
+            shown: show_response(&response),
+            after: after.collect(),
+            streamed: response.media_type() == "text/event-stream",
+        })
+    }
+
+    fn requests(&self) -> &[Value] {
+        &self.requests
+    }
 }
 
 #[cfg(test)]

@@ -27,6 +27,7 @@
 //! | `warm` | `stateless.warm`: the request checks again on a warm process |
 //! | [`report`] | outcomes, verdict, table and JSON |
 //! | [`http`] | `check --http URL`: the Streamable HTTP binding's checks, over [`crate::http_client`] |
+//! | [`call`] | `check --call TOOL` / `--get PROMPT`: the opt-in checks that call named targets, over stdio or HTTP |
 //! | [`auth`] | `check --http URL --auth`: the authorization checks, with tokens of its own |
 //! | [`issuer`] | the loopback authorization server `--auth` starts (metadata and keys) |
 //!
@@ -35,6 +36,7 @@
 //! in `docs/check.md`.
 
 pub mod auth;
+pub mod call;
 pub mod catalog;
 pub mod ctx;
 pub mod features;
@@ -74,6 +76,10 @@ pub struct Options {
     /// The 2026-07-28 `schema.json`; `None`: where the test kit's
     /// `schema::spec_dir` looks (`MCP_SPEC_DIR`, else beside the checkout).
     pub schema: Option<PathBuf>,
+    /// The tools and prompts `--call` and `--get` name, in order: only
+    /// these are ever called ([`call`]); none, and the call checks are not
+    /// in the report.
+    pub calls: Vec<call::Target>,
 }
 
 impl Options {
@@ -87,6 +93,7 @@ impl Options {
             reply_timeout: Duration::from_secs(2),
             deadline: Duration::from_secs(120),
             schema: None,
+            calls: Vec::new(),
         }
     }
 }
@@ -154,9 +161,22 @@ pub fn run(options: &Options) -> Result<Report, RunError> {
     for group in others {
         results.extend(group(&mut cx));
     }
+    let calls = if options.calls.is_empty() {
+        Vec::new()
+    } else {
+        let schema = schemas.modern.as_ref().map_err(String::as_str);
+        let mut link = call::link::Stdio {
+            cx: &mut cx,
+            requests: Vec::new(),
+        };
+        call::run(&mut link, &options.calls, schema)
+    };
     cx.finish();
     results.extend(probes::stdout(&cx, &schemas));
-    let entries = entries(CHECKS, &results);
+    let mut entries = entries(CHECKS, &results);
+    if !options.calls.is_empty() {
+        entries.extend(self::entries(call::CALL_CHECKS, &calls));
+    }
     Ok(Report {
         command,
         timeout_ms: u64::try_from(options.timeout.as_millis()).unwrap_or(u64::MAX),

@@ -137,12 +137,34 @@ pub(crate) struct Args {
     #[arg(long, value_name = "N", default_value_t = 30_000, requires = "auth", value_parser = clap::value_parser!(u64).range(1..))]
     wait_ms: u64,
 
+    /// Also call this tool, as a client would, and judge every rule its
+    /// replies make observable (docs/check.md, "Calling named tools and
+    /// prompts"): TOOL, or TOOL=ARGUMENTS_JSON with a JSON object of
+    /// arguments. Repeatable. Only the named tools are ever called (a tool
+    /// may have effects); with neither --call nor --get, check calls no
+    /// tool of the server's. With the stdio checks or --http; not with
+    /// --vectors or --auth.
+    #[arg(long = "call", value_name = "TOOL[=ARGUMENTS_JSON]", conflicts_with_all = ["vectors", "auth"])]
+    call: Vec<String>,
+
+    /// As --call, for a prompt (prompts/get): PROMPT or
+    /// PROMPT=ARGUMENTS_JSON. Repeatable.
+    #[arg(long = "get", value_name = "PROMPT[=ARGUMENTS_JSON]", conflicts_with_all = ["vectors", "auth"])]
+    get: Vec<String>,
+
     /// The server's command and its arguments, after `--`.
     #[arg(last = true, required_unless_present = "http", value_name = "CMD")]
     command: Vec<OsString>,
 }
 
 pub(crate) fn run(args: Args) -> ExitCode {
+    let calls = match targets(&args) {
+        Ok(calls) => calls,
+        Err(e) => {
+            eprintln!("mcp-reference check: {e}");
+            return ExitCode::from(2);
+        }
+    };
     if let (true, Some(url)) = (args.vectors, args.http.clone()) {
         let options = vectors::http::HttpOptions {
             url,
@@ -170,6 +192,7 @@ pub(crate) fn run(args: Args) -> ExitCode {
             url,
             timeout: Duration::from_millis(args.timeout_ms),
             deadline: Duration::from_millis(args.deadline_ms),
+            calls,
         };
         return match check::http::run_http(&options) {
             Ok(report) => print_report(&report, args.json),
@@ -186,6 +209,7 @@ pub(crate) fn run(args: Args) -> ExitCode {
         reply_timeout: Duration::from_millis(args.reply_timeout_ms),
         deadline: Duration::from_millis(args.deadline_ms),
         schema: args.schema,
+        calls,
     };
     match check::run(&options) {
         Ok(report) => print_report(&report, args.json),
@@ -194,6 +218,20 @@ pub(crate) fn run(args: Args) -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// The targets of `--call` and `--get`, tools first, each in the order
+/// given.
+fn targets(args: &Args) -> Result<Vec<check::call::Target>, String> {
+    let tools = args
+        .call
+        .iter()
+        .map(|t| check::call::Target::parse(check::call::Kind::Tool, t));
+    let prompts = args
+        .get
+        .iter()
+        .map(|p| check::call::Target::parse(check::call::Kind::Prompt, p));
+    tools.chain(prompts).collect()
 }
 
 /// Prints a report as a table (or JSON) and returns its verdict's code.
