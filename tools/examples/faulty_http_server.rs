@@ -193,10 +193,9 @@ fn main() -> ExitCode {
         faults: &faults,
         keys: &keys,
     };
-    let mut served = 0u64;
-    for stream in listener.incoming().flatten() {
+    for (before, stream) in listener.incoming().flatten().enumerate() {
         let _ = serve(stream, &context);
-        served += 1;
+        let served = u64::try_from(before).unwrap_or(u64::MAX).saturating_add(1);
         if exit_after.is_some_and(|n| served >= n) {
             break;
         }
