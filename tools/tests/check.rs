@@ -141,6 +141,27 @@ fn the_reference_with_the_catalog_passes_every_check() {
     }
 }
 
+/// The conformance fixture lists a resource template whose variable the
+/// reference does not complete (row C4 answers `-32602`): completion.mdx
+/// asks no server to complete every reference, so that error fails no
+/// MUST, and the references answered with values are judged. Before, the
+/// first error failed `completion.values` and the verdict.
+#[test]
+fn a_listed_reference_answered_with_an_error_fails_no_completion_check() {
+    let mut command = fixture::reference();
+    let conformance =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../data/conformance.json");
+    command.extend(["--config".into(), conformance.into_os_string()]);
+    let report = run(command, PATIENT);
+    let values = report
+        .entries
+        .iter()
+        .find(|e| e.check.id == "completion.values")
+        .unwrap_or_else(|| panic!("no completion.values\n{}", report.table()));
+    assert_eq!(values.outcome, Outcome::Pass, "{}", report.table());
+    assert!(report.passed(), "{}", report.table());
+}
+
 #[test]
 fn the_unbroken_fixture_with_the_catalog_passes_every_check() {
     assert_catalog_fails_exactly(&run_catalog(fixture::faulty(&[])), &[]);

@@ -657,11 +657,24 @@ fn completion(cx: &mut Ctx) -> Results {
     } else {
         Outcome::Pass
     };
+    // A listed reference answered with an error is no completion to judge:
+    // completion.mdx names no reference a server must complete (it lets a
+    // server offer suggestions, and its Error Handling is a SHOULD), and
+    // the MUST here is the result's (at most 100 string values). Judged are
+    // the references answered with a result; when every one was an error,
+    // nothing was judged (skipped, never passed).
+    let mut errors = 0usize;
+    let mut judged = 0usize;
     for (i, (reference, argument)) in refs.iter().enumerate() {
         let asked = complete(cx, &format!("complete-{i}"), reference, argument, "");
         let outcome = match &asked.reply {
             Err(outcome) => outcome.clone(),
+            Ok(reply) if reply.result().is_none() && reply.error_code().is_some() => {
+                errors += 1;
+                continue;
+            }
             Ok(reply) => {
+                judged += 1;
                 let values = reply.result().and_then(|r| r.pointer("/completion/values"));
                 match values.and_then(Value::as_array) {
                     None => fail(
@@ -690,6 +703,12 @@ fn completion(cx: &mut Ctx) -> Results {
             values_outcome = outcome;
             break;
         }
+    }
+    if values_outcome == Outcome::Pass && judged == 0 && errors > 0 {
+        values_outcome = skip(&format!(
+            "each of the {errors} listed prompt arguments and template variables asked was \
+             answered with an error, which completion.mdx allows: no completion to judge"
+        ));
     }
     let unknown = complete(
         cx,
