@@ -59,6 +59,12 @@
 //! | multi round-trip requests | `input` | the configured tools and prompts that ask for input first: rounds, `InputRequiredResult`, the HMAC-protected `requestState` (feature `state`), `-32021` (rows I1 to I15) |
 //! | configuration | `config`, [`catalog`] | user, data, identity, versions, hints, limits; the resources, order template and prompts offered |
 //!
+//! Beside the driver, [`judge`] holds the *client* to the client rules of
+//! 2026-07-28: a pure state machine fed every message a client sends and
+//! every reply the core gives it (`mcp-reference judge`); it asks the
+//! core's decoding and the binding's header checks, and decides only what
+//! a client must send.
+//!
 //! `error` (the error codes), `json` (borrowed, duplicate-detecting
 //! decoding) and `canonical` (the canonical output form, row W1) are leaves
 //! every layer may use.
@@ -75,6 +81,7 @@ mod error;
 pub mod http;
 mod input;
 mod json;
+pub mod judge;
 mod legacy;
 mod meta;
 mod notices;
@@ -96,5 +103,5 @@ pub use config::{
 pub use legacy::LegacyVersion;
 pub use server::{Disposition, Server};
 pub use session::{Session, State};
-pub use stdio::{End, LogLevel, Stats, serve};
+pub use stdio::{End, LogLevel, Observer, Stats, serve, serve_observed};
 pub use tools::{Call, Direct, Executor};

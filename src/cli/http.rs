@@ -125,18 +125,40 @@ fn now() -> u64 {
         .map_or(0, |d| d.as_secs())
 }
 
-/// Serves until SIGINT or SIGTERM.
+/// What watches every exchange the driver answers: `mcp-reference judge`
+/// (the crate's `judge`). Called from the connections' tasks, so it
+/// serializes what it needs to.
+pub(crate) trait Watch: Send + Sync {
+    /// A request, its body read when the head was admitted (else empty),
+    /// before it is answered: the number to hand back with its response.
+    fn request(&self, request: &Request<'_>) -> u64;
+    /// The response to the request numbered `ticket`.
+    fn response(&self, ticket: u64, response: &Response);
+}
+
+/// Why the server stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Stop {
+    /// SIGINT or SIGTERM.
+    Signal,
+    /// The duration given to [`serve`] elapsed.
+    Elapsed,
+}
+
+/// Serves until SIGINT or SIGTERM (or until `until` has elapsed), every
+/// exchange shown to `watch` when there is one.
 pub(crate) fn serve(
     server: Server,
     addr: SocketAddr,
     client: Client,
     (level, warning): (LogLevel, Option<String>),
-) -> Result<(), Failure> {
+    (watch, until): (Option<Arc<dyn Watch>>, Option<Duration>),
+) -> Result<Stop, Failure> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .map_err(|e| format!("cannot start the HTTP runtime: {e}"))?;
-    runtime.block_on(run(server, addr, client, (level, warning)))
+    runtime.block_on(run(server, addr, client, (level, warning), (watch, until)))
 }
 
 async fn run(
@@ -144,7 +166,8 @@ async fn run(
     addr: SocketAddr,
     client: Client,
     (level, warning): (LogLevel, Option<String>),
-) -> Result<(), Failure> {
+    (watch, until): (Option<Arc<dyn Watch>>, Option<Duration>),
+) -> Result<Stop, Failure> {
     let listener = TcpListener::bind(addr)
         .await
         .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
@@ -158,7 +181,20 @@ async fn run(
     let keys = Arc::new(KeySource::new(settings(&server), client).await?);
     let tokens = Arc::new(Tokens::default());
     let binding = Arc::new(Binding::new(server, bound));
-    let mut stop = std::pin::pin!(shutdown_signal());
+    let mut stop = std::pin::pin!(async move {
+        match until {
+            None => {
+                shutdown_signal().await;
+                Stop::Signal
+            }
+            Some(until) => {
+                tokio::select! {
+                    () = shutdown_signal() => Stop::Signal,
+                    () = tokio::time::sleep(until) => Stop::Elapsed,
+                }
+            }
+        }
+    });
     if level > LogLevel::Off {
         eprintln!(
             "mcp-reference: serving MCP over HTTP at http://{local}{}",
@@ -170,13 +206,17 @@ async fn run(
     }
     let permits = Arc::new(Semaphore::new(MAX_CONNECTIONS));
     let graceful = GracefulShutdown::new();
+    let mut stopped = Stop::Signal;
     loop {
         let permit = tokio::select! {
             permit = permits.clone().acquire_owned() => match permit {
                 Ok(permit) => permit,
                 Err(_) => break,
             },
-            () = &mut stop => break,
+            why = &mut stop => {
+                stopped = why;
+                break;
+            }
         };
         let (stream, peer) = tokio::select! {
             accepted = listener.accept() => match accepted {
@@ -188,18 +228,24 @@ async fn run(
                     continue;
                 }
             },
-            () = &mut stop => break,
+            why = &mut stop => {
+                stopped = why;
+                break;
+            }
         };
         let binding = binding.clone();
         let keys = keys.clone();
         let tokens = tokens.clone();
+        let watch = watch.clone();
         let service = service_fn(move |request| {
             let binding = binding.clone();
             let keys = keys.clone();
             let tokens = tokens.clone();
+            let watch = watch.clone();
             async move {
                 let trust = (&keys, tokens.as_ref());
-                Ok::<_, Infallible>(answer(&binding, trust, request, peer, level).await)
+                let response = answer(&binding, trust, request, (peer, level), watch.as_deref());
+                Ok::<_, Infallible>(response.await)
             }
         });
         let connection = http1::Builder::new()
@@ -221,12 +267,12 @@ async fn run(
         eprintln!("mcp-reference: shutting down: answering the requests in flight");
     }
     tokio::select! {
-        () = graceful.shutdown() => Ok(()),
+        () = graceful.shutdown() => Ok(stopped),
         () = tokio::time::sleep(DRAIN) => {
             if level >= LogLevel::Warn {
                 eprintln!("mcp-reference: connections still open after {DRAIN:?}; exiting");
             }
-            Ok(())
+            Ok(stopped)
         }
     }
 }
@@ -236,8 +282,8 @@ async fn answer(
     binding: &Binding,
     (source, tokens): (&Arc<KeySource>, &Tokens),
     request: hyper::Request<Incoming>,
-    peer: SocketAddr,
-    level: LogLevel,
+    (peer, level): (SocketAddr, LogLevel),
+    watch: Option<&dyn Watch>,
 ) -> hyper::Response<Full<Bytes>> {
     let (parts, body) = request.into_parts();
     let headers: Vec<(&str, &[u8])> = parts
@@ -282,6 +328,10 @@ async fn answer(
     let response = match binding.head(&head, &trust) {
         Err(refused) => {
             close = !drained(body).await;
+            if let Some(watch) = watch {
+                let ticket = watch.request(&head);
+                watch.response(ticket, &refused);
+            }
             refused
         }
         Ok(admitted) => {
@@ -293,15 +343,17 @@ async fn answer(
             match Limited::new(body, limit).collect().await {
                 Ok(collected) => {
                     let bytes = collected.to_bytes();
-                    binding.respond_as_at(
-                        server,
-                        &Request {
-                            body: &bytes,
-                            ..head
-                        },
-                        &mut mcp_reference::Direct,
-                        now,
-                    )
+                    let request = Request {
+                        body: &bytes,
+                        ..head
+                    };
+                    let ticket = watch.map(|w| w.request(&request));
+                    let response =
+                        binding.respond_as_at(server, &request, &mut mcp_reference::Direct, now);
+                    if let (Some(watch), Some(ticket)) = (watch, ticket) {
+                        watch.response(ticket, &response);
+                    }
+                    response
                 }
                 // Over the limit, or the client stopped sending: either
                 // way the body cannot be answered, nor the rest of it read.

@@ -10,6 +10,7 @@
 mod demo;
 mod http;
 mod issuer;
+mod judge;
 mod tokens;
 
 use std::ffi::OsString;
@@ -67,6 +68,26 @@ enum Command {
         /// With --http (ignored without): also trust the CA certificates in this PEM file when
         /// fetching the authorization server's metadata and keys over
         /// https (besides the built-in Mozilla roots).
+        #[arg(long, value_name = "FILE", env = "MCP_REFERENCE_ISSUER_CA")]
+        issuer_ca: Option<PathBuf>,
+    },
+    /// Serve exactly as `serve` does, and judge the client connected to it
+    /// against the client rules of 2026-07-28 (docs/judge.md): a report
+    /// when the session ends, a summary on stderr.
+    Judge {
+        /// Write the verdict here as JSON, kept current as the session goes
+        /// (replaced atomically) and final when it ends.
+        #[arg(long, value_name = "FILE")]
+        report: Option<PathBuf>,
+        /// End the session after this many seconds (besides the end of
+        /// stdin, SIGTERM and SIGINT).
+        #[arg(long, value_name = "SECONDS")]
+        duration: Option<u64>,
+        /// Serve and judge Streamable HTTP on this address instead of
+        /// stdio (as `serve --http`).
+        #[arg(long, value_name = "ADDR", value_parser = parse_addr)]
+        http: Option<SocketAddr>,
+        /// With --http: as `serve --issuer-ca`.
         #[arg(long, value_name = "FILE", env = "MCP_REFERENCE_ISSUER_CA")]
         issuer_ca: Option<PathBuf>,
     },
@@ -210,7 +231,7 @@ pub(crate) fn main() -> ExitCode {
     };
     let command = cli.command.unwrap_or(stdio);
     let launch_user = match &command {
-        Command::Serve { http: Some(_), .. } => config
+        Command::Serve { http: Some(_), .. } | Command::Judge { http: Some(_), .. } => config
             .http()
             .authorization
             .as_ref()
@@ -224,7 +245,10 @@ pub(crate) fn main() -> ExitCode {
         .map(|sentence| format!("mcp-reference: warning: {sentence}"));
     // Over HTTP the warning follows the line that names the address, which
     // stays the first line on stderr.
-    let http = matches!(command, Command::Serve { http: Some(_), .. });
+    let http = matches!(
+        command,
+        Command::Serve { http: Some(_), .. } | Command::Judge { .. }
+    );
     if let (false, Some(warning)) = (http, &warning) {
         eprintln!("{warning}");
     }
@@ -237,6 +261,22 @@ pub(crate) fn main() -> ExitCode {
             config,
             (addr, cli.config.as_deref()),
             issuer_ca.as_deref(),
+            (cli.log_level, warning),
+        ),
+        Command::Judge {
+            report,
+            duration,
+            http,
+            issuer_ca,
+        } => judge::run(
+            config,
+            judge::Options {
+                report,
+                duration,
+                http,
+                issuer_ca,
+            },
+            cli.config.as_deref(),
             (cli.log_level, warning),
         ),
         Command::Demo { out } => {
@@ -316,8 +356,8 @@ fn serve_http(
         Ok(client) => client,
         Err(sentence) => return refuse(&sentence),
     };
-    match http::serve(server, addr, client, (level, warning)) {
-        Ok(()) => ExitCode::SUCCESS,
+    match http::serve(server, addr, client, (level, warning), (None, None)) {
+        Ok(_) => ExitCode::SUCCESS,
         Err(sentence) => {
             eprintln!("mcp-reference: {sentence}");
             ExitCode::FAILURE

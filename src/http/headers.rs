@@ -65,9 +65,49 @@ enum Body<'v> {
     Text(&'v str),
 }
 
+/// Which of the checks above one request was held to, and which header
+/// failed: what `mcp-reference judge` reads to tell a client which
+/// header rule it broke (the rule itself stays here).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Applied {
+    /// `MCP-Protocol-Version` was compared (the body names a string version).
+    pub version: bool,
+    /// `Mcp-Method` was compared (every request).
+    pub method: bool,
+    /// `Mcp-Name` was compared (`tools/call`, `prompts/get`, `resources/read`).
+    pub name: bool,
+    /// How many `Mcp-Param-*` headers were compared (a called tool's
+    /// `x-mcp-header` parameters).
+    pub params: usize,
+    /// The header the `-32020` named, when one did.
+    pub failed: Option<String>,
+}
+
 impl Mirror<'_, '_> {
     /// `Err` is the `-32020` message.
     pub(super) fn validate(&self) -> Result<(), String> {
+        self.validate_traced(&mut Applied::default())
+    }
+
+    /// [`Mirror::validate`], recording in `applied` what it compared.
+    pub(super) fn validate_traced(&self, applied: &mut Applied) -> Result<(), String> {
+        let result = self.run(applied);
+        if result.is_err() && applied.failed.is_none() {
+            // Each flag is set just before its check, and the checks stop
+            // at the first failure: the last flag set names the header.
+            let header = if applied.name {
+                "Mcp-Name"
+            } else if applied.method {
+                "Mcp-Method"
+            } else {
+                "MCP-Protocol-Version"
+            };
+            applied.failed = Some(header.to_owned());
+        }
+        result
+    }
+
+    fn run(&self, applied: &mut Applied) -> Result<(), String> {
         let object = match self.params {
             Some(ParamsField::Object(p)) => Some(p),
             _ => None,
@@ -81,8 +121,10 @@ impl Mirror<'_, '_> {
         // says, and `_meta`'s `-32602` answers it (M1 to M6, a MUST of
         // `basic/index.mdx`); there is nothing to compare the header with.
         if let Some(version @ Shallow::Str(_)) = version {
+            applied.version = true;
             self.check("MCP-Protocol-Version", false, string(version))?;
         }
+        applied.method = true;
         self.check("Mcp-Method", false, Body::Text(self.method))?;
         // `Mcp-Name`'s source: `params.uri` on `resources/read`,
         // `params.name` on `tools/call` and `prompts/get` (H12), whether or
@@ -93,6 +135,7 @@ impl Mirror<'_, '_> {
             "tools/call" | "prompts/get" => object.and_then(|p| p.method.name.as_ref()),
             _ => return Ok(()),
         };
+        applied.name = true;
         self.check("Mcp-Name", true, source.map_or(Body::Absent, |v| string(v)))?;
         if self.method != "tools/call" {
             return Ok(());
@@ -110,11 +153,13 @@ impl Mirror<'_, '_> {
         };
         for mirrored in tool.mirrored() {
             let header = mirrored.name.as_str();
+            applied.params += 1;
             let value = arguments.and_then(|a| a.get(mirrored.param));
             match value {
-                None | Some(Shallow::Null) => self.refuse_present(header)?,
-                Some(v) => self.check(header, true, Body::Value(v))?,
+                None | Some(Shallow::Null) => self.refuse_present(header),
+                Some(v) => self.check(header, true, Body::Value(v)),
             }
+            .inspect_err(|_| applied.failed = Some(header.to_owned()))?;
         }
         Ok(())
     }

@@ -38,6 +38,7 @@ mod headers;
 mod jws;
 
 pub use auth::{Admitted, Identity, Keys, Trust};
+pub use headers::Applied;
 
 use crate::envelope::{self, Message};
 use crate::error::{Code, ErrorData};
@@ -427,6 +428,27 @@ impl Binding {
             }
         }
     }
+}
+
+/// The mirrored-header checks of rows H10 to H14 on one request, as the
+/// binding runs them before the core answers its body: which headers it
+/// compared and which one, if any, failed (`None` when the body is not a
+/// JSON-RPC request, which no header is compared for). What
+/// `mcp-reference judge` asks to tell a client which header rule it
+/// broke; the rules stay in [`headers`].
+pub fn mirrored_headers(server: &Server, request: &Request<'_>) -> Option<Applied> {
+    let Message::Request { method, params, .. } = envelope::decode(request.body) else {
+        return None;
+    };
+    let check = headers::Mirror {
+        request,
+        method: &method,
+        params: params.as_ref(),
+        catalog: server.catalog(),
+    };
+    let mut applied = Applied::default();
+    let _ = check.validate_traced(&mut applied);
+    Some(applied)
 }
 
 /// The trust of [`Binding::respond`]: no keys, the epoch.

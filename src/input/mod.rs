@@ -54,6 +54,37 @@ use crate::tools::{
 use answers::Answer;
 use state::{Bound, Progress};
 
+/// An input request as a server sent it (its `method` and `params`, from
+/// an `InputRequiredResult`), asked about by `mcp-reference judge`: the
+/// sub-capabilities it needs, as the bits of
+/// [`Need::bit`](crate::config::input::Need::bit); whether `answer` has
+/// the shape of a result of it (judged as module `answers` judges it, row
+/// I10, against a `requestedSchema` that allows any `content` object);
+/// and whether it is valid against the request's own `requestedSchema`
+/// too. `None` when `method` names no input request.
+pub(crate) fn answer_of(method: &str, params: &Value, answer: &Value) -> Option<(u8, bool, bool)> {
+    let kind = crate::config::input::InputKind::ALL
+        .into_iter()
+        .find(|k| k.method() == method)?;
+    let mut spec = InputSpec {
+        key: String::new(),
+        kind,
+        optional: false,
+        params: params.clone(),
+    };
+    let valid = answers::judge(&spec, answer).is_some();
+    if let Some(params) = spec.params.as_object_mut()
+        && params.contains_key("requestedSchema")
+    {
+        params.insert(
+            "requestedSchema".into(),
+            serde_json::json!({"type": "object", "properties": {}}),
+        );
+    }
+    let shaped = answers::judge(&spec, answer).is_some();
+    Some((spec.needs(), shaped, valid))
+}
+
 /// `-32602` for `inputResponses` that is not an object.
 pub(crate) const RESPONSES_NOT_OBJECT: RpcError<'static> =
     RpcError::invalid_params("Invalid params: inputResponses must be an object");

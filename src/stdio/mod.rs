@@ -127,6 +127,19 @@ pub struct Stats {
     pub second_thread: u64,
 }
 
+/// What watches the lines the driver answers, in order: `mcp-reference
+/// judge` (the crate's `judge`). With one, every line is answered on the
+/// reading thread (no helper), so the observer sees them in order.
+pub trait Observer: Send {
+    /// One line within the limit (without its newline, a final `\r` kept
+    /// as read), and the replies the session wrote for it (empty for a
+    /// notification or a blank line).
+    fn line(&mut self, line: &[u8], replies: &[u8]);
+    /// Every line read so far is answered and its replies handed to the
+    /// writer: the driver is about to wait for input.
+    fn waiting(&mut self);
+}
+
 /// What one thread needs to answer lines: a session, the counts, and the
 /// notes for the log. The reading thread has one; so has the helper thread
 /// when there is one.
@@ -142,6 +155,8 @@ struct Answerer<'s> {
     /// Whether the configuration has multi round-trip targets, the only
     /// ones that read the time: only then is the clock read, per line.
     clock: bool,
+    /// The observer, on the reading thread's answerer only.
+    observer: Option<&'s mut dyn Observer>,
 }
 
 impl<'s> Answerer<'s> {
@@ -154,6 +169,7 @@ impl<'s> Answerer<'s> {
             stats: Stats::default(),
             hinted,
             clock: server.config().input().is_some(),
+            observer: None,
         }
     }
 
@@ -211,7 +227,13 @@ impl<'s> Answerer<'s> {
         let n = self.stats.lines;
         let before = out.len();
         let now = if self.clock { now() } else { 0 };
-        match self.session.handle_at(line, out, &mut crate::tools::Direct, now) {
+        let disposition = self
+            .session
+            .handle_at(line, out, &mut crate::tools::Direct, now);
+        if let Some(observer) = self.observer.as_deref_mut() {
+            observer.line(line, out.get(before..).unwrap_or_default());
+        }
+        match disposition {
             Disposition::Replied => {
                 self.stats.replies += 1;
                 self.hint_legacy(log, n, line, out.get(before..).unwrap_or_default());
@@ -538,6 +560,17 @@ pub fn serve<R: Read, W: Write + Send, L: Write>(
     log: L,
     level: LogLevel,
 ) -> io::Result<(End, Stats)> {
+    serve_observed(server, (input, output, log), level, None)
+}
+
+/// [`serve`], with an [`Observer`] of every line and its replies (then on
+/// one thread: the observer sees the lines in order).
+pub fn serve_observed<'s, R: Read, W: Write + Send, L: Write>(
+    server: &'s Server,
+    (input, output, log): (R, W, L),
+    level: LogLevel,
+    observer: Option<&'s mut dyn Observer>,
+) -> io::Result<(End, Stats)> {
     // Everything that ends the other threads (the channels' other ends)
     // lives in `driver`, made inside the scope: should the reading thread
     // panic, unwinding drops it, the writer and the helper return, and the
@@ -546,8 +579,11 @@ pub fn serve<R: Read, W: Write + Send, L: Write>(
         let (to_writer, full) = sync_channel(BUFFERS);
         let (done, written) = sync_channel(BUFFERS);
         let hinted = Arc::new(AtomicBool::new(false));
+        let observed = observer.is_some();
+        let mut answerer = Answerer::new(server, level, Arc::clone(&hinted));
+        answerer.observer = observer;
         let mut driver = Driver {
-            answerer: Answerer::new(server, level, Arc::clone(&hinted)),
+            answerer,
             buf: Vec::with_capacity(CHUNK * 2),
             to_writer: Some(to_writer),
             written,
@@ -555,7 +591,7 @@ pub fn serve<R: Read, W: Write + Send, L: Write>(
             log,
         };
         let writer = scope.spawn(move || write_all(output, full, done));
-        if driver.answerer.session.lines_are_independent() {
+        if driver.answerer.session.lines_are_independent() && !observed {
             let (jobs, job) = sync_channel(1);
             let (replies, answered) = sync_channel(BUFFERS);
             scope.spawn(move || help(server, (level, hinted), job, replies));
@@ -654,6 +690,9 @@ fn run<R: Read, L: Write>(driver: &mut Driver<'_, L>, mut input: R) -> Result<()
         }
         // About to wait for input: the host may be waiting for us.
         driver.write().map_err(Failure::Output)?;
+        if let Some(observer) = driver.answerer.observer.as_deref_mut() {
+            observer.waiting();
+        }
         // Keep the unfinished line (at most the limit), and room to read.
         buf.copy_within(start..end, 0);
         (start, end) = (0, end - start);

@@ -1,0 +1,367 @@
+//! `judge`: serves exactly as `serve` does (the same stdio driver, the same
+//! HTTP driver, the same core) and hands every message the client sends,
+//! with the server's reply, to the pure client judge
+//! ([`mcp_reference::judge::Judge`]). This file is I/O glue: the report
+//! file, stderr's summary, signals and the `--duration` timer. No rule is
+//! decided here.
+//!
+//! - The report (`--report FILE`) is rewritten as the session goes, whole
+//!   and atomically (a temporary file beside it, then a rename), so that a
+//!   host that kills the server outright still leaves the last verdict:
+//!   over stdio whenever the driver is about to wait for input, over HTTP
+//!   at most every [`EVERY`] while requests arrive; and once more when the
+//!   session ends.
+//! - The session ends at stdin's end of file (stdio), at SIGTERM or SIGINT
+//!   (either binding), or when `--duration` has elapsed. Then the last
+//!   report is written and the summary (one line per failing rule, then the
+//!   verdict) goes to stderr.
+//! - The exit status is `serve`'s: 0 at the end of stdin, 1 when reading it
+//!   fails; over HTTP 0 after the graceful stop. A signal over stdio, which
+//!   `serve` does not catch, exits 128 plus the signal's number (143 for
+//!   SIGTERM, 130 for SIGINT), the status a shell shows for a process the
+//!   signal ended; `--duration` exits 0. A judged session never looks like
+//!   a crashed server (docs/judge.md, "Exit status").
+
+use std::io::{self, Write as _};
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use mcp_reference::http::{Request, Response};
+use mcp_reference::judge::{Ending, Judge, Transport};
+use mcp_reference::{LogLevel, Observer, Server};
+
+use super::http::{self, Stop, Watch};
+use super::issuer;
+
+/// How often, at most, the HTTP judge rewrites the report while requests
+/// arrive.
+const EVERY: Duration = Duration::from_millis(200);
+
+/// The judge of one session and where its report goes.
+struct Shared {
+    judge: Mutex<Judge>,
+    report: Option<PathBuf>,
+    server: Arc<Server>,
+    written: Mutex<Option<Instant>>,
+}
+
+impl Shared {
+    fn lock(&self) -> MutexGuard<'_, Judge> {
+        // A panic while judging (a bug) must not stop the server answering.
+        self.judge
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Writes the report now.
+    fn write(&self) {
+        let Some(path) = &self.report else {
+            return;
+        };
+        let text = self.lock().report().to_json();
+        if let Err(e) = write_atomically(path, text.as_bytes()) {
+            eprintln!(
+                "mcp-reference: judge: cannot write the report {}: {e}",
+                path.display()
+            );
+        }
+        if let Ok(mut written) = self.written.lock() {
+            *written = Some(Instant::now());
+        }
+    }
+
+    /// Writes the report unless it was written less than [`EVERY`] ago.
+    fn write_soon(&self) {
+        let recent = self
+            .written
+            .lock()
+            .ok()
+            .and_then(|w| *w)
+            .is_some_and(|at| at.elapsed() < EVERY);
+        if !recent {
+            self.write();
+        }
+    }
+
+    /// Ends the session: the last report, and the summary on stderr.
+    fn finish(&self, ending: Ending) {
+        self.lock().end(ending);
+        self.write();
+        let summary = self.lock().report().summary();
+        let _ = io::stderr().write_all(summary.as_bytes());
+    }
+}
+
+/// Writes `bytes` to a temporary file beside `path`, then renames it over
+/// `path`: a reader sees the old report or the new one, never half of one.
+fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "report.json".into());
+    let temporary = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
+    std::fs::write(&temporary, bytes)?;
+    std::fs::rename(&temporary, path).inspect_err(|_| {
+        let _ = std::fs::remove_file(&temporary);
+    })
+}
+
+/// The judge's side of the stdio driver.
+struct Lines<'s> {
+    shared: &'s Shared,
+    dirty: bool,
+}
+
+impl Observer for Lines<'_> {
+    fn line(&mut self, line: &[u8], replies: &[u8]) {
+        let mut judge = self.shared.lock();
+        let ticket = judge.client(&self.shared.server, line);
+        judge.server(ticket, replies);
+        self.dirty = true;
+    }
+
+    fn waiting(&mut self) {
+        if std::mem::take(&mut self.dirty) {
+            self.shared.write();
+        }
+    }
+}
+
+/// The judge's side of the HTTP driver.
+struct Exchanges(Arc<Shared>);
+
+impl Watch for Exchanges {
+    fn request(&self, request: &Request<'_>) -> u64 {
+        let mut judge = self.0.lock();
+        judge.client_http(&self.0.server, request).number()
+    }
+
+    fn response(&self, ticket: u64, response: &Response) {
+        self.0
+            .lock()
+            .server_http(mcp_reference::judge::Ticket::from_number(ticket), response);
+        self.0.write_soon();
+    }
+}
+
+/// What `judge` was asked for.
+pub(crate) struct Options {
+    pub(crate) report: Option<PathBuf>,
+    pub(crate) duration: Option<u64>,
+    pub(crate) http: Option<SocketAddr>,
+    pub(crate) issuer_ca: Option<PathBuf>,
+}
+
+/// Runs the judged session.
+pub(crate) fn run(
+    config: mcp_reference::Config,
+    options: Options,
+    file: Option<&Path>,
+    (level, warning): (LogLevel, Option<String>),
+) -> ExitCode {
+    if let Some(path) = &options.report
+        && let Some(sentence) = unwritable(path)
+    {
+        return super::refuse(&sentence);
+    }
+    let transport = if options.http.is_some() {
+        Transport::Http
+    } else {
+        Transport::Stdio
+    };
+    let shared = Arc::new(Shared {
+        judge: Mutex::new(Judge::new(transport, Vec::new())),
+        report: options.report.clone(),
+        server: Arc::new(Server::new(config.clone())),
+        written: Mutex::new(None),
+    });
+    shared.write();
+    match options.http {
+        Some(addr) => http_session(config, (addr, file), &options, (level, warning), shared),
+        None => {
+            if let Some(warning) = warning {
+                eprintln!("{warning}");
+            }
+            stdio_session(&shared, options.duration, level)
+        }
+    }
+}
+
+fn stdio_session(shared: &Arc<Shared>, duration: Option<u64>, level: LogLevel) -> ExitCode {
+    // Signals and the duration end the process from a thread of their
+    // own: the driver may be blocked reading stdin. The handlers are in
+    // place before the first line is read, so an early signal is caught.
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(e) => return super::refuse(&format!("cannot start the signal handler: {e}")),
+    };
+    let signals = {
+        let _inside = runtime.enter();
+        Signals::new()
+    };
+    let ender = Arc::clone(shared);
+    std::thread::spawn(move || {
+        let code = runtime.block_on(async move {
+            match duration {
+                None => Some(signals.wait().await),
+                Some(seconds) => tokio::select! {
+                    n = signals.wait() => Some(n),
+                    () = tokio::time::sleep(Duration::from_secs(seconds)) => None,
+                },
+            }
+        });
+        match code {
+            Some(n) => {
+                ender.finish(Ending::Signal);
+                std::process::exit(128 + n);
+            }
+            None => {
+                ender.finish(Ending::Duration);
+                std::process::exit(0);
+            }
+        }
+    });
+    let mut lines = Lines {
+        shared,
+        dirty: false,
+    };
+    let stdin = io::stdin().lock();
+    let stdout = io::stdout();
+    let stderr = io::stderr().lock();
+    let served = mcp_reference::serve_observed(
+        &shared.server,
+        (stdin, stdout, stderr),
+        level,
+        Some(&mut lines),
+    );
+    match served {
+        Ok(_) => {
+            shared.finish(Ending::StdinClosed);
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            if level >= LogLevel::Error {
+                eprintln!("mcp-reference: reading stdin failed: {e}");
+            }
+            shared.finish(Ending::StdinClosed);
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn http_session(
+    config: mcp_reference::Config,
+    (addr, file): (SocketAddr, Option<&Path>),
+    options: &Options,
+    (level, warning): (LogLevel, Option<String>),
+    shared: Arc<Shared>,
+) -> ExitCode {
+    if !config.legacy_versions().is_empty() {
+        return super::refuse(
+            "the legacy initialize handshake is not served over HTTP (--legacy or legacy_versions \
+             with --http): judge legacy hosts over stdio, or drop the legacy versions",
+        );
+    }
+    let server = Server::new(config);
+    if let Err(sentence) = http::preflight(&server, addr, file) {
+        return super::refuse(&sentence);
+    }
+    let client = match issuer::Client::new(options.issuer_ca.as_deref()) {
+        Ok(client) => client,
+        Err(sentence) => return super::refuse(&sentence),
+    };
+    let watch: Arc<dyn Watch> = Arc::new(Exchanges(Arc::clone(&shared)));
+    let until = options.duration.map(Duration::from_secs);
+    match http::serve(server, addr, client, (level, warning), (Some(watch), until)) {
+        Ok(stop) => {
+            shared.finish(match stop {
+                Stop::Signal => Ending::Signal,
+                Stop::Elapsed => Ending::Duration,
+            });
+            ExitCode::SUCCESS
+        }
+        Err(sentence) => {
+            eprintln!("mcp-reference: {sentence}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Why the report file cannot be written, checked before serving: its
+/// folder must exist.
+fn unwritable(path: &Path) -> Option<String> {
+    let parent = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    if !parent.is_dir() {
+        return Some(format!(
+            "--report {}: the folder {} does not exist",
+            path.display(),
+            parent.display()
+        ));
+    }
+    if path.is_dir() {
+        return Some(format!("--report {}: is a folder", path.display()));
+    }
+    None
+}
+
+/// The SIGTERM and SIGINT handlers.
+struct Signals {
+    #[cfg(unix)]
+    term: Option<tokio::signal::unix::Signal>,
+    #[cfg(unix)]
+    int: Option<tokio::signal::unix::Signal>,
+}
+
+impl Signals {
+    /// Installs the handlers (inside a runtime).
+    #[cfg(unix)]
+    fn new() -> Signals {
+        use tokio::signal::unix::{SignalKind, signal};
+        Signals {
+            term: signal(SignalKind::terminate()).ok(),
+            int: signal(SignalKind::interrupt()).ok(),
+        }
+    }
+
+    /// See the Unix version: Ctrl-C only.
+    #[cfg(not(unix))]
+    fn new() -> Signals {
+        Signals {}
+    }
+
+    /// Waits for either signal: its number (15 or 2).
+    #[cfg(unix)]
+    async fn wait(mut self) -> i32 {
+        match (self.term.as_mut(), self.int.as_mut()) {
+            (Some(term), Some(int)) => tokio::select! {
+                _ = term.recv() => 15,
+                _ = int.recv() => 2,
+            },
+            (Some(term), None) => {
+                term.recv().await;
+                15
+            }
+            (None, Some(int)) => {
+                int.recv().await;
+                2
+            }
+            (None, None) => std::future::pending().await,
+        }
+    }
+
+    /// See the Unix version.
+    #[cfg(not(unix))]
+    async fn wait(self) -> i32 {
+        let _ = tokio::signal::ctrl_c().await;
+        2
+    }
+}
