@@ -442,7 +442,11 @@ fn round_trip_fields_on_any_other_request_fail() {
             r#""name":"get_order","arguments":{"order_id":"A-1"},"requestState":"s""#,
         ),
     ] {
-        let report = session(&server, &[bad.clone()], Some(Ending::StdinClosed));
+        let report = session(
+            &server,
+            std::slice::from_ref(&bad),
+            Some(Ending::StdinClosed),
+        );
         assert_eq!(failed(&report), ["mrtr.retry-only"], "{bad}");
     }
 }
@@ -584,7 +588,10 @@ fn binding(server: Server) -> http::Binding {
     )
 }
 
-fn http_report(server: Server, posts: &[(&str, Vec<(&str, &str)>, String)]) -> Report {
+/// Headers as name and value.
+type Headers<'h> = Vec<(&'h str, &'h str)>;
+
+fn http_report(server: Server, posts: &[(&str, Headers<'_>, String)]) -> Report {
     let binding = binding(server);
     let mut judge = Judge::new(Transport::Http, Vec::new());
     for (method, headers, body) in posts {
@@ -651,7 +658,7 @@ fn each_http_header_fault_fails_its_own_rule() {
         h.extend_from_slice(extra);
         h
     };
-    let cases: Vec<(Vec<(&str, &str)>, String, &str)> = vec![
+    let cases: Vec<(Headers<'_>, String, &str)> = vec![
         (
             with(&[("accept", "application/json"), ("mcp-method", "tools/list")]),
             list.clone(),
