@@ -699,8 +699,52 @@ fn mrtr_seeds() -> Seeds {
     ]
 }
 
-fn generated() -> [(&'static str, Seeds); 7] {
+/// Seeds of the `judge` target (`testkit/src/fuzzing/judge.rs`): a mode
+/// byte (bit 0 HTTP, bit 1 the fixtures), then messages, one per line.
+fn judge_seeds() -> Seeds {
+    let meta = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{}},"io.modelcontextprotocol/clientInfo":{"name":"c","version":"1"}}"#;
+    let discover =
+        format!(r#"{{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{{{meta}}}}}"#);
+    let call = format!(
+        r#"{{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{{"name":"test_input_required_result_elicitation","arguments":{{}},{meta}}}}}"#
+    );
+    let retry = format!(
+        r#"{{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{{"name":"test_input_required_result_elicitation","arguments":{{}},"inputResponses":{{"user_name":{{"action":"accept","content":{{"name":"A"}}}}}},{meta}}}}}"#
+    );
+    let cancel = r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}"#;
+    let seed = |mode: u8, lines: &[&str]| {
+        let mut data = vec![mode];
+        data.extend_from_slice(lines.join("\n").as_bytes());
+        data
+    };
+    vec![
+        ("stdio-correct".into(), seed(0, &[&discover, cancel])),
+        (
+            "stdio-round-trip".into(),
+            seed(2, &[&discover, &call, &retry]),
+        ),
+        ("stdio-call-twice".into(), seed(2, &[&call, &call])),
+        (
+            "stdio-garbage".into(),
+            seed(
+                0,
+                &["{", "[]", r#"{"jsonrpc":"2.0","id":null,"method":"x"}"#],
+            ),
+        ),
+        (
+            "stdio-response".into(),
+            seed(0, &[r#"{"jsonrpc":"2.0","id":1,"result":{}}"#]),
+        ),
+        ("http-correct".into(), seed(1, &[&discover])),
+        ("http-round-trip".into(), seed(3, &[&call, &retry])),
+        ("http-bare".into(), seed(1, &[&format!("!{discover}")])),
+        ("http-get".into(), seed(1, &["?"])),
+    ]
+}
+
+fn generated() -> [(&'static str, Seeds); 8] {
     [
+        ("judge", judge_seeds()),
         ("http", http_seeds()),
         ("http_auth", http_auth_seeds()),
         ("mrtr", mrtr_seeds()),
