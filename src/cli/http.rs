@@ -132,6 +132,8 @@ pub(crate) trait Watch: Send + Sync {
     /// A request, its body read when the head was admitted (else empty),
     /// before it is answered: the number to hand back with its response.
     fn request(&self, request: &Request<'_>) -> u64;
+    /// A request whose head was refused, its body not read.
+    fn refused(&self, request: &Request<'_>) -> u64;
     /// The response to the request numbered `ticket`.
     fn response(&self, ticket: u64, response: &Response);
 }
@@ -329,7 +331,7 @@ async fn answer(
         Err(refused) => {
             close = !drained(body).await;
             if let Some(watch) = watch {
-                let ticket = watch.request(&head);
+                let ticket = watch.refused(&head);
                 watch.response(ticket, &refused);
             }
             refused

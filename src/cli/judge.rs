@@ -139,6 +139,11 @@ impl Watch for Exchanges {
         judge.client_http(&self.0.server, request).number()
     }
 
+    fn refused(&self, request: &Request<'_>) -> u64 {
+        let mut judge = self.0.lock();
+        judge.client_http_head(&self.0.server, request).number()
+    }
+
     fn response(&self, ticket: u64, response: &Response) {
         self.0
             .lock()

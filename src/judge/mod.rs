@@ -191,10 +191,19 @@ impl Judge {
         ticket
     }
 
-    /// Reads one HTTP request from the client: its head, and its body as
-    /// far as the driver read it (a request refused before its body was
-    /// read has an empty one, which no body rule is judged on).
+    /// Reads one HTTP request from the client, head and body: a POST's
+    /// body is one message (an empty one included, which is no message).
     pub fn client_http(&mut self, server: &Server, request: &Request<'_>) -> Ticket {
+        self.http(server, request, true)
+    }
+
+    /// Reads the head of an HTTP request whose body the driver did not
+    /// read (the binding refused the head): no body rule is judged on it.
+    pub fn client_http_head(&mut self, server: &Server, request: &Request<'_>) -> Ticket {
+        self.http(server, request, false)
+    }
+
+    fn http(&mut self, server: &Server, request: &Request<'_>, read: bool) -> Ticket {
         self.position += 1;
         let ticket = Ticket(self.position);
         let endpoint = &server.config().http().endpoint;
@@ -206,7 +215,7 @@ impl Judge {
         self.judge(R::HttpPost, post, request.body, || {
             format!("{} {path}", request.method)
         });
-        if !post || request.body.is_empty() {
+        if !post || !read {
             return ticket;
         }
         let accept = accepts_both(request);
