@@ -798,3 +798,30 @@ fn a_round_trip_over_http_is_judged_from_the_response_body() {
     let report = http_report(server, &posts);
     assert_eq!(failed(&report), ["mrtr.new-id"]);
 }
+
+#[test]
+fn an_empty_body_read_is_no_message_and_a_head_alone_is_judged_as_a_head() {
+    let server = textbook();
+    let headers: Vec<(&str, &[u8])> = vec![HOST, JSON, ACCEPT, VERSION]
+        .into_iter()
+        .map(|(n, v)| (n, v.as_bytes()))
+        .collect();
+    let request = Request {
+        method: "POST",
+        target: "/mcp",
+        headers: &headers,
+        body: b"",
+    };
+    let mut judge = Judge::new(Transport::Http, Vec::new());
+    let t = judge.client_http(&server, &request);
+    judge.server(t, b"");
+    assert_eq!(failed(&judge.report()), ["jsonrpc.message"]);
+    let mut judge = Judge::new(Transport::Http, Vec::new());
+    let t = judge.client_http_head(&server, &request);
+    judge.server(t, b"");
+    let report = judge.report();
+    assert!(failed(&report).is_empty());
+    assert_eq!(status(&report, "http.post"), Status::Pass);
+    assert_eq!(status(&report, "http.accept"), Status::NotRun);
+    assert_eq!(report.messages, 1);
+}
