@@ -645,6 +645,8 @@ impl Judge {
                 })
                 .unwrap_or_default();
             self.version_error = Some(supported);
+            // A recognised modern error: the server speaks 2026-07-28.
+            self.modern_answered |= !self.legacy;
         }
     }
 

@@ -264,6 +264,10 @@ fn initialize_after_a_modern_answer_is_a_fallback() {
     );
     assert_eq!(failed(&report), ["version.no-legacy-fallback"]);
     assert_eq!(report.verdict, Verdict::Pass);
+    // A -32022 is a modern answer too: initialize after it is a fallback.
+    let old = r#"{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"1999-01-01","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"t","version":"1"}}}}"#;
+    let report = session(&server, &[line(old), line(init)], Some(Ending::StdinClosed));
+    assert_eq!(failed(&report), ["version.no-legacy-fallback"]);
     // Before any modern answer, initialize is a legacy client's first move.
     let report = session(&server, &[line(init)], Some(Ending::StdinClosed));
     assert!(failed(&report).is_empty());
