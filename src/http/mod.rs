@@ -435,7 +435,7 @@ impl Binding {
 /// compared and which one, if any, failed (`None` when the body is not a
 /// JSON-RPC request, which no header is compared for). What
 /// `mcp-reference judge` asks to tell a client which header rule it
-/// broke; the rules stay in [`headers`].
+/// broke; the rules stay in the `headers` module.
 pub fn mirrored_headers(server: &Server, request: &Request<'_>) -> Option<Applied> {
     let Message::Request { method, params, .. } = envelope::decode(request.body) else {
         return None;

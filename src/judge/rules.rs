@@ -91,7 +91,8 @@ pub(crate) enum R {
     StdioCloseFirst,
 }
 
-/// Every rule, in the order of [`R`] (a unit test keeps them aligned).
+/// Every rule, in the order of the crate-internal index `R` (a unit test
+/// keeps them aligned).
 pub const RULES: &[Rule] = &[
     Rule {
         id: "jsonrpc.message",

@@ -13,7 +13,7 @@
 //! | [`respond_bytes`] | raw bytes as one line | the model's exact reply and the invariants of [`Checker`], tools run as the model says, determinism, the configuration unchanged; for the textbook server and for the fixture the length picks |
 //! | [`respond_structured`] | an [`arbitrary`]-decoded [`model::Request`], rendered by [`render`] | the same, plus forbidden == nonexistent byte for byte (T5) and `clientInfo` changes nothing (M16) |
 //! | [`config_load`] | raw bytes as a configuration file | a one-line error, or a server that answers discover and every order as the model says |
-//! | [`judge`] | a binding, a server, then client messages (stdio lines or HTTP requests) | the client judge never passes a session with a message the core could not read, its report is consistent and parses, and it is deterministic |
+//! | [`judge()`] | a binding, a server, then client messages (stdio lines or HTTP requests) | the client judge never passes a session with a message the core could not read, its report is consistent and parses, and it is deterministic |
 //! | [`session`] | an [`arbitrary`]-decoded sequence of lines | per line: the model's reply from its own session state (rows L1 to L17), the twin session's bytes (noninterference), tools run as the model says; lines of the modern era get the core's bytes whatever came before (statelessness) and every invariant; a session whose lines are independent never leaves its first state |
 //!
 //! `arbitrary` is a normal (not optional) dependency of the library: it is
