@@ -495,18 +495,8 @@ impl Judge {
             _ => None,
         };
         let carries = responses.is_some() || state.is_some();
-        // The round it retries: the one whose state it echoes, else the
-        // latest of the same method and name.
-        let by_state = state_text.and_then(|s| {
-            self.rounds
-                .iter()
-                .rposition(|r| r.state.as_deref() == Some(s))
-        });
-        let index = by_state.or_else(|| {
-            self.rounds
-                .iter()
-                .rposition(|r| r.method == method && r.name.as_deref() == name)
-        });
+        let answers = responses.and_then(Value::as_object);
+        let index = self.retried(state_text, (id, method, name), answers);
         let round = match (carries, index) {
             (false, _) => {
                 self.pass(R::MrtrRetryOnly);
@@ -547,7 +537,6 @@ impl Judge {
         let Some(requests) = &round.requests else {
             return;
         };
-        let answers = responses.and_then(Value::as_object);
         let missing: Vec<&str> = requests
             .keys()
             .filter(|k| !answers.is_some_and(|a| a.contains_key(k.as_str())))
@@ -589,6 +578,46 @@ impl Judge {
                 )
             });
         }
+    }
+
+    /// The round a retry retries: among the rounds whose requestState it
+    /// echoes, else among those of the same method and name, the one the
+    /// retry is consistent with. The judge tells rounds apart only by what
+    /// a retry carries, and two rounds may carry the same requestState (a
+    /// server whose state does not depend on what the client declared), so
+    /// it finds fault only when no round fits. Ranked by: the state rules
+    /// held, every input request answered with no other key, every one
+    /// answered, a new id; ties go to the latest round.
+    fn retried(
+        &self,
+        state: Option<&str>,
+        (id, method, name): (&str, &str, Option<&str>),
+        answers: Option<&serde_json::Map<String, Value>>,
+    ) -> Option<usize> {
+        let echoes = |r: &Round| state.is_some() && r.state.as_deref() == state;
+        let by_state = self.rounds.iter().any(echoes);
+        let fit = |round: &Round| {
+            let keys = round.requests.as_ref();
+            let answered = keys.is_none_or(|k| {
+                k.keys()
+                    .all(|key| answers.is_some_and(|a| a.contains_key(key.as_str())))
+            });
+            let exact = keys.is_none_or(|k| answers.map_or(0, serde_json::Map::len) == k.len());
+            let state_held = round.state.as_deref() == state;
+            (state_held, answered && exact, answered, round.id != id)
+        };
+        self.rounds
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| {
+                if by_state {
+                    echoes(r)
+                } else {
+                    r.method == method && r.name.as_deref() == name
+                }
+            })
+            .max_by_key(|(i, r)| (fit(r), *i))
+            .map(|(i, _)| i)
     }
 
     /// One reply message of the server to `ticket`'s message.

@@ -398,6 +398,101 @@ fn each_retry_fault_fails_its_own_rule() {
     assert_eq!(status(&report, "mrtr.answer-content"), Status::NotRun);
 }
 
+/// Two rounds of one tool that carry the same requestState but ask for
+/// different inputs (a server whose state does not depend on what the
+/// client declared), answered by hand: `replies[i]` is the server's reply
+/// to `lines[i]` (`None` for a notification).
+fn scripted(lines: &[String], replies: &[Option<String>]) -> Report {
+    let server = textbook();
+    let mut judge = Judge::new(Transport::Stdio, Vec::new());
+    for (line, reply) in lines.iter().zip(replies) {
+        let ticket = judge.client(&server, line.as_bytes());
+        judge.server(ticket, reply.as_deref().unwrap_or_default().as_bytes());
+    }
+    judge.end(Ending::StdinClosed);
+    judge.report()
+}
+
+fn asks(id: u64, keys: &[&str]) -> Option<String> {
+    let requests: Vec<String> = keys
+        .iter()
+        .map(|k| {
+            format!(
+                r#""{k}":{{"method":"elicitation/create","params":{{"message":"m","requestedSchema":{{"type":"object","properties":{{}}}}}}}}"#
+            )
+        })
+        .collect();
+    Some(format!(
+        r#"{{"jsonrpc":"2.0","id":{id},"result":{{"resultType":"input_required","inputRequests":{{{}}},"requestState":"S"}}}}"#,
+        requests.join(",")
+    ))
+}
+
+fn answering(id: u64, keys: &[&str]) -> String {
+    let answers: Vec<String> = keys
+        .iter()
+        .map(|k| format!(r#""{k}":{{"action":"decline"}}"#))
+        .collect();
+    retry(
+        &id.to_string(),
+        "t",
+        r#"{"elicitation":{}}"#,
+        &format!(
+            r#","inputResponses":{{{}}},"requestState":"S""#,
+            answers.join(",")
+        ),
+    )
+}
+
+#[test]
+fn rounds_that_share_a_request_state_are_told_apart_by_what_the_retry_answers() {
+    let first = retry("1", "t", r#"{"elicitation":{}}"#, "");
+    let second = retry("2", "t", r#"{"elicitation":{}}"#, "");
+    let done = Some(r#"{"jsonrpc":"2.0","id":0,"result":{"content":[]}}"#.to_owned());
+    // The earlier round retried first, then the later one: no fault.
+    let report = scripted(
+        &[
+            first.clone(),
+            second.clone(),
+            answering(3, &["a", "b"]),
+            answering(4, &["a"]),
+        ],
+        &[
+            asks(1, &["a", "b"]),
+            asks(2, &["a"]),
+            done.clone(),
+            done.clone(),
+        ],
+    );
+    assert!(failed(&report).is_empty(), "{}", report.to_json());
+    assert_eq!(status(&report, "mrtr.inputs"), Status::Pass);
+    assert_eq!(status(&report, "mrtr.state-echo"), Status::Pass);
+    // A retry that fits neither round still fails.
+    let report = scripted(
+        &[first.clone(), second.clone(), answering(3, &["b"])],
+        &[asks(1, &["a", "b"]), asks(2, &["a"]), done.clone()],
+    );
+    assert_eq!(failed(&report), ["mrtr.inputs"], "{}", report.to_json());
+    // Each round is retried once: a third retry retries nothing.
+    let report = scripted(
+        &[
+            first,
+            second,
+            answering(3, &["a"]),
+            answering(4, &["a"]),
+            answering(5, &["a"]),
+        ],
+        &[
+            asks(1, &["a"]),
+            asks(2, &["a"]),
+            done.clone(),
+            done.clone(),
+            done,
+        ],
+    );
+    assert_eq!(failed(&report), ["mrtr.retry-only"], "{}", report.to_json());
+}
+
 #[test]
 fn the_request_state_is_echoed_exactly() {
     let server = conformance();
