@@ -173,7 +173,7 @@ pub const RULES: &[Rule] = &[
         section: "basic/versioning.mdx#version-negotiation",
         text: "After `-32022`, the client's next request names a version of the error's `data.supported`, or the client stops.",
         scope: Scope::Both,
-        needs: "no request was answered -32022 (name a version the server does not support, or turn on the provocation `--provoke version`)",
+        needs: "no request was answered -32022 (the client never named a version the server does not serve)",
     },
     Rule {
         id: "version.no-legacy-fallback",
