@@ -92,26 +92,28 @@ fn expected() -> Value {
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("{} is not JSON: {e}", path.display()))
 }
 
-/// The `clientInfo` name the SDK sends when the client names none (as the
-/// script does), asked of the SDK itself.
-fn sdk_client_name(python: &Path) -> String {
+/// The `clientInfo` the SDK sends when the client names none (as the
+/// script does), asked of the SDK itself and dumped as its session dumps
+/// it for the wire.
+fn sdk_client_info(python: &Path) -> Value {
     let out = Command::new(python)
         .args([
             "-c",
-            "from mcp.client.session import DEFAULT_CLIENT_INFO as i; print(i.name)",
+            "import json; from mcp.client.session import DEFAULT_CLIENT_INFO as i; \
+             print(json.dumps(i.model_dump(by_alias=True, mode='json', exclude_none=True)))",
         ])
         .output()
         .expect("the SDK's Python runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
         out.status.success(),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    String::from_utf8_lossy(&out.stdout).trim().to_owned()
+    serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {stdout}"))
 }
 
-/// The report's verdict and statuses, in the expectation's shape (without
-/// the `why`s).
+/// The report's verdict and each rule's status (id -> status).
 fn observed(report: &Value) -> Value {
     let rules: BTreeMap<String, Value> = report["rules"]
         .as_array()
@@ -119,19 +121,19 @@ fn observed(report: &Value) -> Value {
         .iter()
         .map(|r| {
             let id = r["id"].as_str().expect("a rule has an id").to_owned();
-            (id, json!({ "status": r["status"] }))
+            (id, r["status"].clone())
         })
         .collect();
     json!({ "verdict": report["verdict"], "rules": rules })
 }
 
-/// The expectation of `binding` without the `why`s.
+/// The expectation of a binding in the same shape: its `why`s left out.
 fn statuses(expected: &Value) -> Value {
     let rules: BTreeMap<String, Value> = expected["rules"]
         .as_object()
         .expect("the expectation has rules")
         .iter()
-        .map(|(id, e)| (id.clone(), json!({ "status": e["status"] })))
+        .map(|(id, e)| (id.clone(), e["status"].clone()))
         .collect();
     json!({ "verdict": expected["verdict"], "rules": rules })
 }
@@ -149,12 +151,15 @@ fn check(binding: &str, report: &Value, python: &Path) {
         report["ended"].is_string(),
         "the session never ended:\n{shown}"
     );
-    let name = sdk_client_name(python);
+    let info = sdk_client_info(python);
     assert_eq!(
-        report["client"]["name"], name,
+        report["client"], info,
         "client is not the SDK's clientInfo as sent:\n{shown}"
     );
-    assert_eq!(all["client"], name, "the expectation names another client");
+    assert_eq!(
+        all["client"], info["name"],
+        "the expectation names another client"
+    );
 
     // The same rules, no more and no fewer.
     let mut in_report: Vec<String> = report["rules"]
