@@ -1,6 +1,7 @@
-//! `mcp-reference serve --http` as a subprocess for the tests that speak
-//! HTTP to the real binary (`tests/http_binary.rs`,
-//! `tests/http_state_machine.rs`, `tests/sdk_http.rs`, `tests/oidc.rs`),
+//! `mcp-reference serve --http` (or `judge --http`) as a subprocess for the
+//! tests that speak HTTP to the real binary (`tests/http_binary.rs`,
+//! `tests/http_state_machine.rs`, `tests/sdk_http.rs`, `tests/oidc.rs`,
+//! `tests/judge_sdk.rs`),
 //! through `#[path]`: starting it on a free loopback port (or one the test
 //! chose), connecting, reading one HTTP/1.1 response (or making one
 //! exchange on a connection of its own), and SIGTERM. Every wait has a deadline (a hang guard, not a
@@ -84,8 +85,15 @@ impl Server {
     /// Starts the server with `args` after `serve --http ADDR` (a port the
     /// test chose, for a configuration that names its own URL).
     pub(crate) fn start_on(addr: &str, args: &[&str]) -> Server {
+        Server::start_command("serve", addr, args)
+    }
+
+    /// Starts `mcp-reference COMMAND --http ADDR ARGS...`, where `COMMAND`
+    /// is `serve` or `judge` (which serves as `serve` does and announces
+    /// its address the same way).
+    pub(crate) fn start_command(command: &str, addr: &str, args: &[&str]) -> Server {
         let mut child = Command::new(BIN)
-            .args(["serve", "--http", addr])
+            .args([command, "--http", addr])
             .args(args)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
