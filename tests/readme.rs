@@ -8,7 +8,8 @@
 //! - the two host configurations ("Launching it from a host") through the
 //!   Inspector's `--config`, a client that opens with `initialize`: the
 //!   `--legacy` block as written, the other with `--protocol-era modern`
-//!   (and, as written, refused);
+//!   (and, as written, refused); and the `judge` host block ("Judging a
+//!   client") the same way, which leaves the judge's final report;
 //! - the `curl` line of "Streamable HTTP", whose reply is Example 43.2's
 //!   byte for byte.
 //!
@@ -151,6 +152,7 @@ fn the_host_blocks_run_through_the_inspector() {
     let hosts: Vec<String> = blocks("json")
         .into_iter()
         .filter(|b| b.contains("\"mcpServers\"") && b.contains("\"command\""))
+        .filter(|b| !b.contains("\"judge\""))
         .collect();
     assert_eq!(hosts.len(), 2, "{hosts:?}");
     // One of them is for a host whose client opens with initialize.
@@ -205,6 +207,66 @@ fn the_host_blocks_run_through_the_inspector() {
             );
         }
     }
+}
+
+/// The host block of "Judging a client" through the Inspector, told to
+/// speak 2026-07-28 (the block has no `--legacy`): the Inspector gets the
+/// conformance configuration's tools, and the judge leaves a final report
+/// of a stdio session with the Inspector's `clientInfo` and its requests
+/// judged. The Inspector's verdict itself is the Inspector's business (a
+/// real client's finding, not a broken README), so only that a verdict was
+/// reached is asserted.
+#[test]
+fn the_judge_host_block_runs_through_the_inspector() {
+    let Some(dir) = inspector() else { return };
+    let judged: Vec<String> = blocks("json")
+        .into_iter()
+        .filter(|b| b.contains("\"mcpServers\"") && b.contains("\"judge\""))
+        .collect();
+    let [block] = &judged[..] else {
+        panic!("the README's judge host block: {judged:?}");
+    };
+    let config_lines = commands("npx -y @modelcontextprotocol/inspector@2.12.0 --cli --config");
+    let [line] = &config_lines[..] else {
+        panic!("the README's --config line");
+    };
+    let scratch = Path::new(env!("CARGO_TARGET_TMPDIR")).join("readme-judge");
+    let _ = std::fs::remove_dir_all(&scratch);
+    std::fs::create_dir_all(&scratch).unwrap();
+    let report = scratch.join("judge-report.json");
+    let block = block
+        .replace("/path/to/mcp-reference/target/release/mcp-reference", BIN)
+        .replace("/path/to/mcp-reference", root().to_str().unwrap())
+        .replace("/tmp/judge-report.json", report.to_str().unwrap());
+    let name = block
+        .split('"')
+        .nth(3)
+        .expect("the server's name in the block")
+        .to_owned();
+    let file = scratch.join("mcp.json");
+    std::fs::write(&file, &block).unwrap();
+    let line = line
+        .replace("mcp.json", file.to_str().unwrap())
+        .replace("--server book-orders", &format!("--server {name}"))
+        .replace("--cli", "--cli --protocol-era modern");
+    let out = run(&dir, &line);
+    assert!(out.status.success(), "{block}\n{}", text(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("\"test_simple_text\""),
+        "{}",
+        text(&out)
+    );
+    let report: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&report).expect("the judge wrote its report"))
+            .expect("the report is JSON");
+    assert_eq!(report["binding"], "stdio", "{report}");
+    assert!(report["ended"].is_string(), "the session ended: {report}");
+    assert!(report["requests"].as_u64() >= Some(1), "{report}");
+    assert!(
+        matches!(report["verdict"].as_str(), Some("PASS" | "FAIL")),
+        "{report}"
+    );
+    assert!(report["client"]["name"].is_string(), "{report}");
 }
 
 /// The `curl` line of "Streamable HTTP": Example 43.2's reply, byte for

@@ -5,7 +5,9 @@
 //! "Decisions" table holds; every statement has coverage or a reason; every
 //! registry row is claimed by a statement or listed, with its decision, under
 //! "Rows no statement claims"; every page section has a table or a reason;
-//! and the per-level counts are those of the tables.
+//! and the per-level counts are those of the tables. The "Client-side
+//! statements" table rests each rule of `mcp_reference::judge::RULES` on
+//! one statement, with the rule's section and a keyword of its level.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -420,5 +422,103 @@ fn the_level_check_can_fail() {
         rows.truncate(0);
         rows.push(row);
         assert_eq!(level_problems(&doc, &rows).len(), 1, "{level} {source}");
+    }
+}
+
+/// Every way the "Client-side statements" table breaks the judge's rules:
+/// a rule without exactly one statement, a statement naming no rule, a
+/// section or a level that is not the rule's. The table comes after the
+/// server's counts, so those are unchanged by it.
+fn client_problems(doc: &str) -> Vec<String> {
+    use mcp_reference::judge::{Level, RULES};
+    let mut bad = Vec::new();
+    let section = doc
+        .split("\n## Client-side statements")
+        .nth(1)
+        .and_then(|s| s.split("\n## ").next())
+        .unwrap_or_default();
+    let mut seen = BTreeMap::new();
+    for line in section.lines().filter(|l| l.starts_with("| CLI-")) {
+        let cells: Vec<&str> = line
+            .trim_start_matches("| ")
+            .trim_end_matches(" |")
+            .split(" | ")
+            .collect();
+        let [id, page, level, _, judged] = cells[..] else {
+            bad.push(format!("not a five-cell row: {line}"));
+            continue;
+        };
+        let rule_id = judged
+            .strip_prefix("`judge:")
+            .and_then(|r| r.strip_suffix('`'))
+            .unwrap_or_default();
+        let Some(rule) = RULES.iter().find(|r| r.id == rule_id) else {
+            bad.push(format!("{id}: names no rule of the judge ({judged})"));
+            continue;
+        };
+        *seen.entry(rule.id).or_insert(0) += 1;
+        if rule.statement != id {
+            bad.push(format!(
+                "{id}: rule {} rests on {}",
+                rule.id, rule.statement
+            ));
+        }
+        if page != format!("`{}`", rule.section) {
+            bad.push(format!(
+                "{id}: section {page}, the rule's is {}",
+                rule.section
+            ));
+        }
+        let must = matches!(level, "MUST" | "MUST NOT" | "REQUIRED");
+        let should = matches!(level, "SHOULD" | "SHOULD NOT" | "RECOMMENDED");
+        let agrees = match rule.level {
+            Level::Must => must,
+            Level::Should => should,
+        };
+        if !agrees {
+            bad.push(format!(
+                "{id}: keyword {level} is not the level of {}",
+                rule.id
+            ));
+        }
+    }
+    for rule in RULES {
+        let n = seen.get(rule.id).copied().unwrap_or(0);
+        if n != 1 {
+            bad.push(format!(
+                "rule {} has {n} client-side statements, not one",
+                rule.id
+            ));
+        }
+    }
+    bad
+}
+
+#[test]
+fn every_judge_rule_rests_on_one_client_side_statement() {
+    let bad = client_problems(&read("docs/spec-coverage.md"));
+    assert!(bad.is_empty(), "docs/spec-coverage.md:\n{}", bad.join("\n"));
+}
+
+#[test]
+fn the_client_side_check_can_fail() {
+    let doc = read("docs/spec-coverage.md");
+    for (from, to) in [
+        // A MUST rule's keyword weakened.
+        (
+            "| CLI-02 | `basic/index.mdx#requests` | MUST |",
+            "| CLI-02 | `basic/index.mdx#requests` | SHOULD |",
+        ),
+        // A section changed.
+        (
+            "| CLI-28 | `basic/transports/stdio.mdx#shutdown`",
+            "| CLI-28 | `basic/transports/stdio.mdx`",
+        ),
+        // A rule named twice, so another is named by none.
+        ("`judge:jsonrpc.id-in-flight`", "`judge:jsonrpc.id`"),
+    ] {
+        let changed = doc.replacen(from, to, 1);
+        assert_ne!(changed, doc, "{from}");
+        assert!(!client_problems(&changed).is_empty(), "{to}");
     }
 }
