@@ -7,9 +7,10 @@
 #   bash scripts/mutants.sh 0/1 --in-diff D     # the core's mutants a diff touches
 #   bash scripts/mutants.sh driver 0/1          # the binary's front end
 #   bash scripts/mutants.sh oracle 0/60         # a sixtieth of the checker
+#   bash scripts/mutants.sh judge 0/1           # the client judge (src/judge/)
 #
 # The core (the default): mutates the root package's src/ but the binary's
-# front end (the core, the session, the legacy path, the stdio driver, the
+# front end and the judge (the core, the session, the legacy path, the stdio driver, the
 # HTTP binding and its authorization step, the catalog) and runs the tests
 # that exercise them: the unit tests, behavior, golden, canonical,
 # properties, rows, legacy, spec_rules, state_machine, fuzz_replay (the
@@ -40,6 +41,13 @@
 # (kept between runs), so each mutant rebuilds only the tools package. A mutant that survives and turns a FAIL into a PASS is
 # a missing fault fixture (docs/fuzzing.md, "cargo-mutants on the oracle").
 #
+# `judge`: mutates the client judge (src/judge/, issue 48) and runs the
+# tests that hold it: the unit tests (each rule held and broken),
+# judge_state_machine (a correct client never found at fault), judge_docs
+# (the rule table and the report's shape) and fuzz_replay (the judge's
+# committed seeds and regressions). The core's own tests are the core
+# scope's.
+#
 # Any scope runs in a scratch copy of the working tree, never in the tree
 # itself, built with the `mutants` profile (Cargo.toml). The results go to
 # target/mutants-out/ (MUTANTS_OUT overrides). Needs cargo-mutants
@@ -49,7 +57,7 @@
 # fails.
 set -euo pipefail
 scope=core
-if [ "${1:-}" = driver ] || [ "${1:-}" = oracle ]; then
+if [ "${1:-}" = driver ] || [ "${1:-}" = oracle ] || [ "${1:-}" = judge ]; then
   scope="$1"
   shift
 fi
@@ -84,7 +92,10 @@ if [ "$scope" = core ]; then
     --test=rows --test=legacy --test=spec_rules --test=state_machine --test=fuzz_replay
     --test=binary --test=http --test=http_auth --test=vectors --test=http_vectors --test=mrtr --test=mrtr_state_machine
     --test=command_line)
-  files=(--exclude 'src/cli/**' --exclude src/main.rs)
+  files=(--exclude 'src/cli/**' --exclude src/main.rs --exclude 'src/judge/**')
+elif [ "$scope" = judge ]; then
+  tests=(--lib --test=judge_state_machine --test=judge_docs --test=fuzz_replay)
+  files=(--file 'src/judge/**')
 elif [ "$scope" = oracle ]; then
   tests=(--lib --test=check --test=check_http --test=check_http_auth --test=vectors
     --test=judgement)
