@@ -23,6 +23,7 @@ mod input_fixture;
 #[path = "support/switches.rs"]
 mod switches;
 
+use input_fixture::TARGETS;
 use mcp_reference::http::{Binding, Bound, Request};
 use mcp_reference::judge::{Ending, Judge, Status, Transport};
 use mcp_reference::{InputKind, InputSpec, Server};
@@ -31,16 +32,6 @@ use proptest::prelude::*;
 use proptest::test_runner::FileFailurePersistence;
 use proptest_state_machine::{ReferenceStateMachine, StateMachineTest, prop_state_machine};
 use serde_json::{Value, json};
-
-/// The input targets of the fixture (`tests/support/input_fixture.rs`).
-const TARGETS: [(&str, &str); 6] = [
-    ("tools/call", "plan"),
-    ("tools/call", "greet"),
-    ("tools/call", "confirm"),
-    ("prompts/get", "brief"),
-    ("tools/call", "connect"),
-    ("tools/call", "sample"),
-];
 
 /// What a client declares: every input capability, or form mode only.
 const CAPABILITIES: [&str; 3] = [

@@ -30,7 +30,7 @@
 mod input_fixture;
 #[path = "support/switches.rs"]
 mod switches;
-use input_fixture::{TTL, fixture};
+use input_fixture::{TARGETS, TTL, fixture};
 
 use mcp_reference::Server;
 use mcp_reference_testkit::Counting;
@@ -40,18 +40,6 @@ use proptest::sample::select;
 use proptest::test_runner::FileFailurePersistence;
 use proptest_state_machine::{ReferenceStateMachine, StateMachineTest, prop_state_machine};
 use serde_json::{Value, json};
-
-/// The targets of [`fixture`]: a two-round tool with arguments, a
-/// one-round tool without state, a one-round tool with state, a prompt
-/// with state.
-const TARGETS: [(&str, &str); 6] = [
-    ("tools/call", "plan"),
-    ("tools/call", "greet"),
-    ("tools/call", "confirm"),
-    ("prompts/get", "brief"),
-    ("tools/call", "connect"),
-    ("tools/call", "sample"),
-];
 
 /// How an answer is made from an `InputRequiredResult`.
 #[derive(Debug, Clone, Copy)]

@@ -1,5 +1,5 @@
-//! The multi round-trip fixture of `tests/mrtr.rs` and
-//! `tests/mrtr_state_machine.rs`: input targets of every shape (rows I1 to
+//! The multi round-trip fixture of `tests/mrtr.rs`,
+//! `tests/mrtr_state_machine.rs` and `tests/judge_state_machine.rs`: input targets of every shape (rows I1 to
 //! I15 of docs/behavior.md: URL-mode elicitation, sampling needing
 //! `sampling.tools` and `sampling.context`), for a given user and key.
 
@@ -8,6 +8,21 @@ use serde_json::json;
 
 /// The lifetime of the fixture's states, in seconds.
 pub(crate) const TTL: u64 = 60;
+
+/// The input targets of [`fixture`], as (method, name): a two-round tool
+/// with arguments, a one-round tool without state, a one-round tool with
+/// state, a prompt with state, a two-round tool of URL mode and
+/// sub-capability sampling, a one-round tool of optional inputs in either
+/// mode. The state-machine tests pick among them by index.
+#[allow(dead_code)]
+pub(crate) const TARGETS: [(&str, &str); 6] = [
+    ("tools/call", "plan"),
+    ("tools/call", "greet"),
+    ("tools/call", "confirm"),
+    ("prompts/get", "brief"),
+    ("tools/call", "connect"),
+    ("tools/call", "sample"),
+];
 
 /// A configuration of its own: a two-round tool with arguments and an
 /// optional input, a one-round tool without state, a prompt with state,
