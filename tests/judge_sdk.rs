@@ -9,13 +9,9 @@
 //!
 //! The verdict is not asserted to be PASS: each binding's report is
 //! compared with the committed expectation `tests/judge_expected/python-sdk.json`
-//! (the verdict, and every rule's status, `pass`, `fail` or `not-run`,
-//! each one that is not `pass` with a one-sentence `why` naming the rule's
-//! statement id). A rule a real client breaks is then a committed
-//! expectation, and a change of any status, either way, fails here showing
-//! both. The report must also be well formed: the same rules as the
-//! expectation, no more and no fewer, and `client` holding the `clientInfo`
-//! the SDK sends.
+//! by `support/judged.rs` (the verdict and every rule's status, each one
+//! not `pass` argued; the same rules; `client` holding the `clientInfo`
+//! the SDK sends, asked of the SDK itself).
 //!
 //! The SDK is not a Rust dependency: `.ci/run` installs it in a virtual
 //! environment under `target/py-mcp` and sets `MCP_SDK_PYTHON`
@@ -23,18 +19,20 @@
 //! except under `CI`, where a missing SDK fails it). Reports are written
 //! under the system's temporary folder and removed.
 
-use std::collections::BTreeMap;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
 #[path = "support/http_server.rs"]
 mod http_server;
+#[path = "support/judged.rs"]
+mod judged;
 #[path = "support/python_sdk.rs"]
 mod python_sdk;
 use http_server::{BIN, Server};
+use judged::ReportFile;
 use python_sdk::{python, run_client};
 
 fn root() -> PathBuf {
@@ -50,46 +48,6 @@ fn config_path() -> String {
 
 fn script() -> OsString {
     root().join("scripts/judge_sdk_client.py").into()
-}
-
-/// A report file under the temporary folder, removed when dropped.
-struct ReportFile(PathBuf);
-
-impl ReportFile {
-    fn new(binding: &str) -> ReportFile {
-        let name = format!(
-            "mcp-reference-judge-sdk-{}-{binding}.json",
-            std::process::id()
-        );
-        let path = std::env::temp_dir().join(name);
-        let _ = std::fs::remove_file(&path);
-        ReportFile(path)
-    }
-
-    fn arg(&self) -> String {
-        self.0.to_string_lossy().into_owned()
-    }
-
-    /// The report as JSON.
-    fn read(&self) -> Value {
-        let text = std::fs::read_to_string(&self.0)
-            .unwrap_or_else(|e| panic!("the report {}: {e}", self.0.display()));
-        serde_json::from_str(&text)
-            .unwrap_or_else(|e| panic!("the report is not JSON ({e}): {text}"))
-    }
-}
-
-impl Drop for ReportFile {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.0);
-    }
-}
-
-/// The committed expectation.
-fn expected() -> Value {
-    let path = root().join("tests/judge_expected/python-sdk.json");
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{} is not JSON: {e}", path.display()))
 }
 
 /// The `clientInfo` the SDK sends when the client names none (as the
@@ -113,145 +71,15 @@ fn sdk_client_info(python: &Path) -> Value {
     serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {stdout}"))
 }
 
-/// The report's verdict and each rule's status (id -> status).
-fn observed(report: &Value) -> Value {
-    let rules: BTreeMap<String, Value> = report["rules"]
-        .as_array()
-        .expect("the report has rules")
-        .iter()
-        .map(|r| {
-            let id = r["id"].as_str().expect("a rule has an id").to_owned();
-            (id, r["status"].clone())
-        })
-        .collect();
-    json!({ "verdict": report["verdict"], "rules": rules })
-}
-
-/// The expectation of a binding in the same shape: its `why`s left out.
-fn statuses(expected: &Value) -> Value {
-    let rules: BTreeMap<String, Value> = expected["rules"]
-        .as_object()
-        .expect("the expectation has rules")
-        .iter()
-        .map(|(id, e)| (id.clone(), e["status"].clone()))
-        .collect();
-    json!({ "verdict": expected["verdict"], "rules": rules })
-}
-
 /// Checks the final report of `binding` against the expectation.
 fn check(binding: &str, report: &Value, python: &Path) {
-    let all = expected();
-    let want = &all["bindings"][binding];
-    assert!(want.is_object(), "the expectation has no binding {binding}");
-    let shown = serde_json::to_string_pretty(report).unwrap_or_default();
-
-    // Well formed: the binding, an ended session, the client as sent.
-    assert_eq!(report["binding"], binding, "{shown}");
-    assert!(
-        report["ended"].is_string(),
-        "the session never ended:\n{shown}"
-    );
-    let info = sdk_client_info(python);
-    assert_eq!(
-        report["client"], info,
-        "client is not the SDK's clientInfo as sent:\n{shown}"
-    );
-    assert_eq!(
-        all["client"], info["name"],
-        "the expectation names another client"
-    );
-
-    // The same rules, no more and no fewer.
-    let mut in_report: Vec<String> = report["rules"]
-        .as_array()
-        .expect("the report has rules")
-        .iter()
-        .map(|r| r["id"].as_str().expect("a rule has an id").to_owned())
-        .collect();
-    let in_report_len = in_report.len();
-    in_report.sort();
-    in_report.dedup();
-    assert_eq!(
-        in_report.len(),
-        in_report_len,
-        "a rule appears twice:\n{shown}"
-    );
-    let in_expected: Vec<String> = want["rules"]
-        .as_object()
-        .expect("the expectation has rules")
-        .keys()
-        .cloned()
-        .collect();
-    let missing: Vec<_> = in_expected
-        .iter()
-        .filter(|i| !in_report.contains(i))
-        .collect();
-    let extra: Vec<_> = in_report
-        .iter()
-        .filter(|i| !in_expected.contains(i))
-        .collect();
-    assert!(
-        missing.is_empty() && extra.is_empty(),
-        "{binding}: rules expected but not in the report: {missing:?}; in the report but not \
-         expected: {extra:?}"
-    );
-
-    // Every entry that is not a pass says why in one sentence naming its
-    // statement; a pass says nothing.
-    for rule in report["rules"].as_array().into_iter().flatten() {
-        let id = rule["id"].as_str().unwrap_or_default();
-        let statement = rule["statement"].as_str().unwrap_or_default();
-        let entry = &want["rules"][id];
-        let why = entry["why"].as_str();
-        if entry["status"] == "pass" {
-            assert!(why.is_none(), "{binding} {id}: a pass carries no why");
-        } else {
-            let why = why.unwrap_or_else(|| panic!("{binding} {id}: no why"));
-            assert!(
-                why.contains(statement) && why.ends_with('.') && !why.contains(". "),
-                "{binding} {id}: the why is not one sentence naming {statement}: {why}"
-            );
-        }
-    }
-
-    // The verdict and the statuses.
-    let got = observed(report);
-    let expected = statuses(want);
-    if got != expected {
-        let differing: Vec<String> = report["rules"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter(|r| {
-                let id = r["id"].as_str().unwrap_or_default();
-                want["rules"][id]["status"] != r["status"]
-            })
-            .map(|r| {
-                format!(
-                    "  {}: expected {}, got {} ({})",
-                    r["id"],
-                    want["rules"][r["id"].as_str().unwrap_or_default()]["status"],
-                    r["status"],
-                    r["reason"]
-                )
-            })
-            .collect();
-        panic!(
-            "{binding}: the judge's report differs from tests/judge_expected/python-sdk.json\n\
-             verdict: expected {}, got {}\n{}\n--- expected ---\n{}\n--- got ---\n{}",
-            expected["verdict"],
-            got["verdict"],
-            differing.join("\n"),
-            serde_json::to_string_pretty(&expected).unwrap_or_default(),
-            serde_json::to_string_pretty(&got).unwrap_or_default(),
-        );
-    }
+    judged::check("python-sdk.json", binding, report, &sdk_client_info(python));
 }
 
 #[test]
 fn the_python_sdk_client_is_judged_as_expected_over_stdio() {
     let Some(python) = python() else { return };
-    let report = ReportFile::new("stdio");
+    let report = ReportFile::new("python-sdk", "stdio");
     let config = config_path();
     let args: Vec<OsString> = [
         script(),
@@ -273,7 +101,7 @@ fn the_python_sdk_client_is_judged_as_expected_over_stdio() {
 #[test]
 fn the_python_sdk_client_is_judged_as_expected_over_http() {
     let Some(python) = python() else { return };
-    let report = ReportFile::new("http");
+    let report = ReportFile::new("python-sdk", "http");
     let config = config_path();
     let path = report.arg();
     let server = Server::start_command(

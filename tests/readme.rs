@@ -19,13 +19,16 @@
 //! tests are skipped by hand (said, and counted) and fail under CI.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 
 #[path = "support/http_server.rs"]
 mod http_server;
+#[path = "support/inspector.rs"]
+mod inspector;
 #[path = "support/python_sdk.rs"]
 mod python_sdk;
 use http_server::{BIN, Server};
+use inspector::inspector;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -57,46 +60,12 @@ fn commands(prefix: &str) -> Vec<String> {
         .collect()
 }
 
-/// The folder holding the Inspector and its Node.js, or `None` (said, and
-/// a failure under CI).
-fn inspector() -> Option<PathBuf> {
-    let dir = std::env::var_os("MCP_INSPECTOR_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| root().join("target/inspector"));
-    let bin = dir.join("node_modules/.bin");
-    let ok = bin.join("mcp-inspector").is_file() && bin.join("node").is_file();
-    if !ok {
-        python_sdk::skip(
-            &format!("MCP Inspector 2.12.0 with Node.js 22 in {}", dir.display()),
-            "mkdir -p target/inspector && cp scripts/inspector/package*.json target/inspector/ && \
-             (cd target/inspector && npm ci) (.ci/run does it and sets MCP_INSPECTOR_DIR)",
-            python_sdk::in_ci(),
-        );
-    }
-    ok.then_some(dir)
-}
-
-/// Runs a README command line with bash in the Inspector's folder (where
-/// `npx` finds the installed package and needs no network), its Node.js
-/// first on `PATH`, and this build's binaries after it.
+/// Runs a README command line with bash in the Inspector's folder, its
+/// Node.js first on `PATH`, and this build's binaries after it.
 fn run(dir: &Path, line: &str) -> Output {
     let bins = Path::new(BIN).parent().expect("the binary's folder");
-    let path = format!(
-        "{}:{}:{}",
-        dir.join("node_modules/.bin").display(),
-        bins.display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
-    Command::new("bash")
+    inspector::command(dir, "bash", bins)
         .args(["-c", line])
-        .current_dir(dir)
-        .env("PATH", path)
-        .env("npm_config_yes", "true")
-        .env("npm_config_offline", "true")
-        .env("MCP_INSPECTOR_SECRET_STORE", "memory")
-        .env_remove("MCP_REFERENCE_CONFIG")
-        .env_remove("MCP_REFERENCE_USER")
-        .stdin(Stdio::null())
         .output()
         .expect("bash runs")
 }
