@@ -183,15 +183,19 @@ async fn run(
     let keys = Arc::new(KeySource::new(settings(&server), client).await?);
     let tokens = Arc::new(Tokens::default());
     let binding = Arc::new(Binding::new(server, bound));
+    // The handlers are registered here, before the announcement below
+    // (`shutdown_signal` registers when called; the async block that waits
+    // on it runs only when first polled, after the announcement).
+    let signalled = shutdown_signal();
     let mut stop = std::pin::pin!(async move {
         match until {
             None => {
-                shutdown_signal().await;
+                signalled.await;
                 Stop::Signal
             }
             Some(until) => {
                 tokio::select! {
-                    () = shutdown_signal() => Stop::Signal,
+                    () = signalled => Stop::Signal,
                     () = tokio::time::sleep(until) => Stop::Elapsed,
                 }
             }
