@@ -238,7 +238,10 @@ fn stdio_session(shared: &Arc<Shared>, duration: Option<u64>, level: LogLevel) -
     };
     let stdin = io::stdin().lock();
     let stdout = io::stdout();
-    let stderr = io::stderr().lock();
+    // Not locked for the session: the signal thread writes the summary to
+    // stderr, and would wait forever for a lock held here (found by the
+    // faulty client fixture on branch judge-fixture, `stdio.close-first`).
+    let stderr = io::stderr();
     let served = mcp_reference::serve_observed(
         &shared.server,
         (stdin, stdout, stderr),
