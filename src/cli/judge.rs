@@ -45,7 +45,15 @@ struct Shared {
     judge: Mutex<Judge>,
     report: Option<PathBuf>,
     server: Arc<Server>,
+    /// When the report was last written; held for the whole of a write, so
+    /// two writers (an HTTP exchange and the session's end) never share
+    /// the temporary file.
     written: Mutex<Option<Instant>>,
+    /// Whether the session has ended; held for the whole of the ending, so
+    /// that stdin's end of file and a signal arriving together end it once
+    /// (both used to write the report at the same time: an empty report
+    /// about one run in twelve).
+    ended: Mutex<bool>,
 }
 
 impl Shared {
@@ -61,6 +69,10 @@ impl Shared {
         let Some(path) = &self.report else {
             return;
         };
+        let mut written = self
+            .written
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         let text = self.lock().report().to_json();
         if let Err(e) = write_atomically(path, text.as_bytes()) {
             eprintln!(
@@ -68,9 +80,7 @@ impl Shared {
                 path.display()
             );
         }
-        if let Ok(mut written) = self.written.lock() {
-            *written = Some(Instant::now());
-        }
+        *written = Some(Instant::now());
     }
 
     /// Writes the report unless it was written less than [`EVERY`] ago.
@@ -86,12 +96,25 @@ impl Shared {
         }
     }
 
-    /// Ends the session: the last report, and the summary on stderr.
-    fn finish(&self, ending: Ending) {
+    /// Ends the session, once: the last report, and the summary on
+    /// stderr. The guard returned is held until the process exits or
+    /// returns, so a second ending (a signal at stdin's end of file) waits
+    /// for the first instead of writing over it; `None` when the session
+    /// had already ended.
+    fn finish(&self, ending: Ending) -> Option<MutexGuard<'_, bool>> {
+        let mut ended = self
+            .ended
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if *ended {
+            return None;
+        }
+        *ended = true;
         self.lock().end(ending);
         self.write();
         let summary = self.lock().report().summary();
         let _ = io::stderr().write_all(summary.as_bytes());
+        Some(ended)
     }
 }
 
@@ -182,6 +205,7 @@ pub(crate) fn run(
         report: options.report.clone(),
         server: Arc::new(Server::new(config.clone())),
         written: Mutex::new(None),
+        ended: Mutex::new(false),
     });
     shared.write();
     match options.http {
@@ -221,15 +245,15 @@ fn stdio_session(shared: &Arc<Shared>, duration: Option<u64>, level: LogLevel) -
                 },
             }
         });
-        match code {
-            Some(n) => {
-                ender.finish(Ending::Signal);
-                std::process::exit(128 + n);
-            }
-            None => {
-                ender.finish(Ending::Duration);
-                std::process::exit(0);
-            }
+        let (ending, status) = match code {
+            Some(n) => (Ending::Signal, 128 + n),
+            None => (Ending::Duration, 0),
+        };
+        // Exits holding the guard: stdin's end of file, arriving now,
+        // waits for it rather than writing a report of its own. When the
+        // end of file came first, its thread is ending the process.
+        if let Some(_ended) = ender.finish(ending) {
+            std::process::exit(status);
         }
     });
     let mut lines = Lines {
@@ -248,19 +272,19 @@ fn stdio_session(shared: &Arc<Shared>, duration: Option<u64>, level: LogLevel) -
         level,
         Some(&mut lines),
     );
-    match served {
-        Ok(_) => {
-            shared.finish(Ending::StdinClosed);
-            ExitCode::SUCCESS
-        }
+    let status = match served {
+        Ok(_) => ExitCode::SUCCESS,
         Err(e) => {
             if level >= LogLevel::Error {
                 eprintln!("mcp-reference: reading stdin failed: {e}");
             }
-            shared.finish(Ending::StdinClosed);
             ExitCode::FAILURE
         }
-    }
+    };
+    // When a signal ended the session first, this waits for its thread to
+    // exit the process with the signal's status.
+    let _ended = shared.finish(Ending::StdinClosed);
+    status
 }
 
 fn http_session(
@@ -288,7 +312,7 @@ fn http_session(
     let until = options.duration.map(Duration::from_secs);
     match http::serve(server, addr, client, (level, warning), (Some(watch), until)) {
         Ok(stop) => {
-            shared.finish(match stop {
+            let _ended = shared.finish(match stop {
                 Stop::Signal => Ending::Signal,
                 Stop::Elapsed => Ending::Duration,
             });
