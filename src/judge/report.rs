@@ -180,12 +180,14 @@ pub(super) fn build(judge: &Judge) -> Report {
                 ),
             )
         } else if tally.exercised > 0 {
-            let reason = match (rule.scope, tally.exercised) {
-                (Scope::Stdio, _) if rule.needs.contains("ended") => {
+            // The shutdown rule is held by the session's end, not by a
+            // message.
+            let reason = match tally.exercised {
+                _ if rule.id == "stdio.close-first" => {
                     "the session ended with stdin closed".to_owned()
                 }
-                (_, 1) => "held in the one message that exercised it".to_owned(),
-                (_, n) => format!("held in all {n} messages that exercised it"),
+                1 => "held in the one message that exercised it".to_owned(),
+                n => format!("held in all {n} messages that exercised it"),
             };
             (Status::Pass, reason)
         } else {

@@ -5,6 +5,9 @@ use super::*;
 use crate::Config;
 use crate::http;
 
+/// What the judge remembers across messages.
+mod matching;
+
 const META: &str = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"t","version":"1"}}"#;
 
 fn textbook() -> Server {
