@@ -80,7 +80,7 @@ MRTR_ROLES = {
 
 
 def say(obj: dict) -> None:
-    print(json.dumps(obj, ensure_ascii=False), flush=True)
+    print(json.dumps(obj), flush=True)
 
 
 def arguments_for(schema: dict | None) -> dict:
