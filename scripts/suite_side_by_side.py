@@ -334,9 +334,13 @@ def main() -> int:
     try:
         if not a.bin.is_file():
             raise Unrunnable(f"no binary at {a.bin}: run `cargo build --release` first (or pass --bin)")
-        probe = subprocess.run([a.python, "-c", "import mcp"], capture_output=True, text=True)
-        if probe.returncode != 0:
-            raise Unrunnable(f"{a.python} cannot import the Python SDK (mcp): {probe.stderr.strip()[-200:]}"
+        try:
+            probe = subprocess.run([a.python, "-c", "import mcp"], capture_output=True, text=True, timeout=60)
+            said = probe.stderr.strip()[-200:] if probe.returncode != 0 else None
+        except OSError as e:
+            said = str(e)
+        if said is not None:
+            raise Unrunnable(f"{a.python} cannot import the Python SDK (mcp): {said}"
                              " (set MCP_SDK_PYTHON or pass --python)")
         cmd = suite_command(a.suite_dir)
         expected = json.loads(a.expected.read_text()) if a.expected.is_file() else {}
