@@ -1,6 +1,7 @@
 //! A real client's judged session held to its committed expectation, for
 //! the tests that run one against `mcp-reference judge`
-//! (`tests/judge_sdk.rs`, `tests/judge_inspector.rs`), through `#[path]`.
+//! (`tests/judge_sdk.rs`, `tests/judge_inspector.rs`,
+//! `tests/judge_ts_sdk.rs`), through `#[path]`.
 //!
 //! An expectation (`tests/judge_expected/<client>.json`) holds, per
 //! binding, the verdict and every rule's status (`pass`, `fail` or
