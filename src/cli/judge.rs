@@ -559,3 +559,50 @@ impl Signals {
         2
     }
 }
+
+#[cfg(test)]
+mod slow_tool_tests {
+    use super::{SlowTool, called_tool, parse_slow_tool};
+
+    #[test]
+    fn a_name_and_a_delay_from_1_to_60000_ms() {
+        assert_eq!(
+            parse_slow_tool("test_simple_text=1000"),
+            Ok(SlowTool {
+                name: "test_simple_text".into(),
+                ms: 1000
+            })
+        );
+        // The delay follows the last `=`: a tool name may hold one.
+        assert_eq!(
+            parse_slow_tool("a=b=60000").map(|s| (s.name, s.ms)),
+            Ok(("a=b".into(), 60_000))
+        );
+        for bad in ["x=0", "x=60001", "x=-1", "x=1.5", "x=", "x", "=5", ""] {
+            assert!(parse_slow_tool(bad).is_err(), "{bad:?}");
+        }
+        let named = parse_slow_tool("t=5").expect("t=5 parses");
+        assert_eq!(named.provocation(), "slow-tool t 5ms");
+    }
+
+    #[test]
+    fn only_a_tools_call_request_names_a_tool() {
+        let call = br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t"}}"#;
+        assert_eq!(called_tool(call).as_deref(), Some("t"));
+        for other in [
+            &br#"{"jsonrpc":"2.0","method":"tools/call","params":{"name":"t"}}"#[..],
+            br#"{"jsonrpc":"2.0","id":1,"method":"prompts/get","params":{"name":"t"}}"#,
+            br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":5}}"#,
+            br#"[{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t"}}]"#,
+            b"not json",
+            b"",
+        ] {
+            assert_eq!(
+                called_tool(other),
+                None,
+                "{}",
+                String::from_utf8_lossy(other)
+            );
+        }
+    }
+}
