@@ -134,6 +134,10 @@ pub(crate) trait Watch: Send + Sync {
     fn request(&self, request: &Request<'_>) -> u64;
     /// A request whose head was refused, its body not read.
     fn refused(&self, request: &Request<'_>) -> u64;
+    /// How long to hold the answer to an admitted request before it is
+    /// sent and shown to [`Watch::response`] (`judge --slow-tool`); `None`
+    /// to send it at once. The answer itself is never changed.
+    fn hold(&self, request: &Request<'_>) -> Option<Duration>;
     /// The response to the request numbered `ticket`.
     fn response(&self, ticket: u64, response: &Response);
 }
@@ -356,6 +360,11 @@ async fn answer(
                     let ticket = watch.map(|w| w.request(&request));
                     let response =
                         binding.respond_as_at(server, &request, &mut mcp_reference::Direct, now);
+                    // A held answer waits on the runtime's timer, never on
+                    // a worker thread: other requests are served meanwhile.
+                    if let Some(hold) = watch.and_then(|w| w.hold(&request)) {
+                        tokio::time::sleep(hold).await;
+                    }
                     if let (Some(watch), Some(ticket)) = (watch, ticket) {
                         watch.response(ticket, &response);
                     }

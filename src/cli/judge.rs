@@ -21,6 +21,15 @@
 //!   SIGTERM, 130 for SIGINT), the status a shell shows for a process the
 //!   signal ended; `--duration` exits 0. A judged session never looks like
 //!   a crashed server (docs/judge.md, "Exit status").
+//! - Provocations (docs/judge.md, "Provocations"; issue 48): legal server
+//!   moves a passive server never makes, opt-in, each named in the
+//!   report's `provocations`. `--slow-tool NAME=MS` (HTTP only) holds the
+//!   answer to every `tools/call` of NAME for MS milliseconds before it is
+//!   sent and before the judge reads it, so that the client's other
+//!   requests meanwhile are judged with that one in flight (CLI-03, CLI-19,
+//!   CLI-21 of `basic/index.mdx#requests`,
+//!   `basic/patterns/cancellation.mdx`, `basic/patterns/progress.mdx`).
+//!   The answer itself is the core's, unchanged.
 
 use std::io::{self, Write as _};
 use std::net::SocketAddr;
@@ -154,25 +163,168 @@ impl Observer for Lines<'_> {
 }
 
 /// The judge's side of the HTTP driver.
-struct Exchanges(Arc<Shared>);
+struct Exchanges {
+    shared: Arc<Shared>,
+    /// `--slow-tool`: how long the answer to each named tool is held.
+    slow: Vec<SlowTool>,
+}
 
 impl Watch for Exchanges {
     fn request(&self, request: &Request<'_>) -> u64 {
-        let mut judge = self.0.lock();
-        judge.client_http(&self.0.server, request).number()
+        let mut judge = self.shared.lock();
+        judge.client_http(&self.shared.server, request).number()
     }
 
     fn refused(&self, request: &Request<'_>) -> u64 {
-        let mut judge = self.0.lock();
-        judge.client_http_head(&self.0.server, request).number()
+        let mut judge = self.shared.lock();
+        judge
+            .client_http_head(&self.shared.server, request)
+            .number()
+    }
+
+    fn hold(&self, request: &Request<'_>) -> Option<Duration> {
+        if self.slow.is_empty() {
+            return None;
+        }
+        let name = called_tool(request.body)?;
+        self.slow
+            .iter()
+            .find(|slow| slow.name == name)
+            .map(|slow| Duration::from_millis(slow.ms))
     }
 
     fn response(&self, ticket: u64, response: &Response) {
-        self.0
+        self.shared
             .lock()
             .server_http(mcp_reference::judge::Ticket::from_number(ticket), response);
-        self.0.write_soon();
+        self.shared.write_soon();
     }
+}
+
+/// The tool a body calls: `params.name` of a `tools/call` request (one
+/// JSON object, as the binding reads a body); `None` for anything else.
+fn called_tool(body: &[u8]) -> Option<String> {
+    let value: serde_json::Value = serde_json::from_slice(body).ok()?;
+    if value.get("method")?.as_str()? != "tools/call" || value.get("id").is_none() {
+        return None;
+    }
+    Some(value.pointer("/params/name")?.as_str()?.to_owned())
+}
+
+/// The longest hold `--slow-tool` accepts, in milliseconds.
+const SLOWEST: u64 = 60_000;
+
+/// `--slow-tool NAME=MS`: hold the answers to the tool NAME for MS
+/// milliseconds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct SlowTool {
+    pub(crate) name: String,
+    pub(crate) ms: u64,
+}
+
+impl SlowTool {
+    /// Its entry in the report's `provocations`.
+    fn provocation(&self) -> String {
+        format!("slow-tool {} {}ms", self.name, self.ms)
+    }
+}
+
+/// Parses `NAME=MS` (whether NAME is a tool is checked against the
+/// configuration at start, in [`run`]).
+pub(crate) fn parse_slow_tool(s: &str) -> Result<SlowTool, String> {
+    let Some((name, ms)) = s.rsplit_once('=') else {
+        return Err(
+            "write NAME=MS, a tool and a delay in milliseconds, such as \
+                    test_simple_text=1000"
+                .into(),
+        );
+    };
+    if name.is_empty() {
+        return Err("the tool NAME before = is empty".into());
+    }
+    match ms.parse::<u64>() {
+        Ok(ms) if (1..=SLOWEST).contains(&ms) => Ok(SlowTool {
+            name: name.to_owned(),
+            ms,
+        }),
+        _ => Err(format!(
+            "the delay MS after = must be an integer from 1 to {SLOWEST} (milliseconds), not {ms:?}"
+        )),
+    }
+}
+
+/// Why `--slow-tool` cannot be honoured, checked before serving: over
+/// stdio at all, or a NAME that is not a tool of the configuration (as its
+/// `tools/list` answers), or one NAME given twice.
+fn refused_slow_tools(server: &Server, slow: &[SlowTool], http: bool) -> Option<String> {
+    if slow.is_empty() {
+        return None;
+    }
+    if !http {
+        return Some(
+            "--slow-tool needs --http: the stdio driver answers each line before it reads the \
+             next, so a held answer there would put no other request in flight"
+                .into(),
+        );
+    }
+    let tools = tool_names(server);
+    for (n, tool) in slow.iter().enumerate() {
+        if !tools.contains(&tool.name) {
+            return Some(format!(
+                "--slow-tool {}={}: the configuration has no tool {:?} (its tools: {})",
+                tool.name,
+                tool.ms,
+                tool.name,
+                tools.join(", ")
+            ));
+        }
+        if slow
+            .get(..n)
+            .is_some_and(|e| e.iter().any(|t| t.name == tool.name))
+        {
+            return Some(format!(
+                "--slow-tool names the tool {:?} twice: give each tool one delay",
+                tool.name
+            ));
+        }
+    }
+    None
+}
+
+/// The names of the configuration's tools, from the core's own answer to
+/// `tools/list` (the one a client gets).
+fn tool_names(server: &Server) -> Vec<String> {
+    let version = server
+        .config()
+        .versions()
+        .first()
+        .cloned()
+        .unwrap_or_default();
+    let line = serde_json::json!({
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "tools/list",
+        "params": {"_meta": {
+            "io.modelcontextprotocol/protocolVersion": version,
+            "io.modelcontextprotocol/clientCapabilities": {},
+            "io.modelcontextprotocol/clientInfo": {"name": "mcp-reference judge", "version": "0"},
+        }},
+    })
+    .to_string();
+    let answer = server
+        .respond(line.as_bytes())
+        .and_then(|reply| serde_json::from_slice::<serde_json::Value>(&reply).ok());
+    answer
+        .as_ref()
+        .and_then(|a| a.pointer("/result/tools"))
+        .and_then(serde_json::Value::as_array)
+        .map(|tools| {
+            tools
+                .iter()
+                .filter_map(|t| t.get("name")?.as_str().map(str::to_owned))
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 /// What `judge` was asked for.
@@ -181,6 +333,7 @@ pub(crate) struct Options {
     pub(crate) duration: Option<u64>,
     pub(crate) http: Option<SocketAddr>,
     pub(crate) issuer_ca: Option<PathBuf>,
+    pub(crate) slow_tools: Vec<SlowTool>,
 }
 
 /// Runs the judged session.
@@ -200,10 +353,16 @@ pub(crate) fn run(
     } else {
         Transport::Stdio
     };
+    let server = Arc::new(Server::new(config.clone()));
+    let slow = &options.slow_tools;
+    if let Some(sentence) = refused_slow_tools(&server, slow, options.http.is_some()) {
+        return super::refuse(&sentence);
+    }
+    let provocations = slow.iter().map(SlowTool::provocation).collect();
     let shared = Arc::new(Shared {
-        judge: Mutex::new(Judge::new(transport, Vec::new())),
+        judge: Mutex::new(Judge::new(transport, provocations)),
         report: options.report.clone(),
-        server: Arc::new(Server::new(config.clone())),
+        server,
         written: Mutex::new(None),
         ended: Mutex::new(false),
     });
@@ -308,7 +467,10 @@ fn http_session(
         Ok(client) => client,
         Err(sentence) => return super::refuse(&sentence),
     };
-    let watch: Arc<dyn Watch> = Arc::new(Exchanges(Arc::clone(&shared)));
+    let watch: Arc<dyn Watch> = Arc::new(Exchanges {
+        shared: Arc::clone(&shared),
+        slow: options.slow_tools.clone(),
+    });
     let until = options.duration.map(Duration::from_secs);
     match http::serve(server, addr, client, (level, warning), (Some(watch), until)) {
         Ok(stop) => {
@@ -395,5 +557,52 @@ impl Signals {
     async fn wait(self) -> i32 {
         let _ = tokio::signal::ctrl_c().await;
         2
+    }
+}
+
+#[cfg(test)]
+mod slow_tool_tests {
+    use super::{SlowTool, called_tool, parse_slow_tool};
+
+    #[test]
+    fn a_name_and_a_delay_from_1_to_60000_ms() {
+        assert_eq!(
+            parse_slow_tool("test_simple_text=1000"),
+            Ok(SlowTool {
+                name: "test_simple_text".into(),
+                ms: 1000
+            })
+        );
+        // The delay follows the last `=`: a tool name may hold one.
+        assert_eq!(
+            parse_slow_tool("a=b=60000").map(|s| (s.name, s.ms)),
+            Ok(("a=b".into(), 60_000))
+        );
+        for bad in ["x=0", "x=60001", "x=-1", "x=1.5", "x=", "x", "=5", ""] {
+            assert!(parse_slow_tool(bad).is_err(), "{bad:?}");
+        }
+        let named = parse_slow_tool("t=5").expect("t=5 parses");
+        assert_eq!(named.provocation(), "slow-tool t 5ms");
+    }
+
+    #[test]
+    fn only_a_tools_call_request_names_a_tool() {
+        let call = br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t"}}"#;
+        assert_eq!(called_tool(call).as_deref(), Some("t"));
+        for other in [
+            &br#"{"jsonrpc":"2.0","method":"tools/call","params":{"name":"t"}}"#[..],
+            br#"{"jsonrpc":"2.0","id":1,"method":"prompts/get","params":{"name":"t"}}"#,
+            br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":5}}"#,
+            br#"[{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t"}}]"#,
+            b"not json",
+            b"",
+        ] {
+            assert_eq!(
+                called_tool(other),
+                None,
+                "{}",
+                String::from_utf8_lossy(other)
+            );
+        }
     }
 }

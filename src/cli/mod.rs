@@ -90,6 +90,13 @@ enum Command {
         /// With --http: as `serve --issuer-ca`.
         #[arg(long, value_name = "FILE", env = "MCP_REFERENCE_ISSUER_CA")]
         issuer_ca: Option<PathBuf>,
+        /// With --http (refused over stdio): a provocation; hold the answer
+        /// to every `tools/call` of the tool NAME for MS milliseconds (1 to
+        /// 60000), so that requests sent meanwhile are judged with that
+        /// one in flight. Repeatable, one tool each (docs/judge.md,
+        /// "Provocations").
+        #[arg(long, value_name = "NAME=MS", value_parser = judge::parse_slow_tool)]
+        slow_tool: Vec<judge::SlowTool>,
     },
     /// Run the textbook's five requests against a `serve` subprocess, print
     /// a table, and write the transcript.
@@ -268,6 +275,7 @@ pub(crate) fn main() -> ExitCode {
             duration,
             http,
             issuer_ca,
+            slow_tool,
         } => judge::run(
             config,
             judge::Options {
@@ -275,6 +283,7 @@ pub(crate) fn main() -> ExitCode {
                 duration,
                 http,
                 issuer_ca,
+                slow_tools: slow_tool,
             },
             cli.config.as_deref(),
             (cli.log_level, warning),
