@@ -193,13 +193,14 @@ fn the_legacy_fallback_rule_is_exercised_only_after_a_modern_answer() {
 fn the_report_keeps_the_first_client_info_sent() {
     let server = textbook();
     let second = request(2, "tools/list", "").replace(
-        r#""clientInfo":{"name":"t","version":"1"}"#,
-        r#""clientInfo":{"name":"other","version":"2"}"#,
+        r#"clientInfo":{"name":"t","version":"1"}"#,
+        r#"clientInfo":{"name":"other","version":"2"}"#,
     );
     let without = request(1, "tools/list", "").replace(
         r#","io.modelcontextprotocol/clientInfo":{"name":"t","version":"1"}"#,
         "",
     );
+    assert!(second.contains("other") && !without.contains("clientInfo"));
     let report = session(
         &server,
         &[without, request(3, "tools/list", ""), second],
