@@ -55,136 +55,35 @@ const OTHER: &str = "2098-06-30";
 /// How long any one answer may take (a hang guard).
 const DEADLINE: Duration = Duration::from_secs(10);
 
-/// Where a fault can be provoked.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum On {
-    Both,
-    Stdio,
-    Http,
-}
-
-/// Every fault: the rule it breaks, the bindings it applies to, and what
-/// the client does wrong.
-const FAULTS: &[(&str, On, &str)] = &[
-    (
-        "jsonrpc.message",
-        On::Both,
-        "sends a tools/list line cut before its last brace",
-    ),
-    ("jsonrpc.id", On::Both, "sends a tools/list with id null"),
-    (
-        "jsonrpc.no-response",
-        On::Both,
-        "sends a JSON-RPC response to no request",
-    ),
-    (
-        "jsonrpc.notification-id",
-        On::Both,
-        "sends its notifications/cancelled with an id",
-    ),
-    (
-        "meta.protocol-version",
-        On::Both,
-        "a tools/list without protocolVersion in _meta",
-    ),
-    (
-        "meta.client-capabilities",
-        On::Both,
-        "a tools/list without clientCapabilities in _meta",
-    ),
-    (
-        "meta.client-info",
-        On::Both,
-        "a tools/list without clientInfo in _meta",
-    ),
-    (
-        "version.retry-supported",
-        On::Both,
-        "after -32022, retries with another unsupported version",
-    ),
-    (
-        "version.no-legacy-fallback",
-        On::Both,
-        "sends initialize after 2026-07-28 answers",
-    ),
-    (
-        "mrtr.inputs",
-        On::Both,
-        "a retry leaves one of the inputRequests unanswered",
-    ),
-    (
-        "mrtr.state-echo",
-        On::Both,
-        "a retry changes the requestState it was given",
-    ),
-    (
-        "mrtr.state-none",
-        On::Both,
-        "a retry carries a requestState though it was given none",
-    ),
-    (
-        "mrtr.new-id",
-        On::Both,
-        "a retry reuses the id of the request it retries",
-    ),
-    (
-        "mrtr.retry-only",
-        On::Both,
-        "a plain tools/call carries inputResponses",
-    ),
-    (
-        "mrtr.answer-valid",
-        On::Both,
-        "an elicitation answered with an action that does not exist",
-    ),
-    (
-        "mrtr.answer-content",
-        On::Both,
-        "a form elicitation accepted with content of the wrong type",
-    ),
-    (
-        "mrtr.answer-declared",
-        On::Both,
-        "a retry answers a sampling request its clientCapabilities does not declare",
-    ),
-    (
-        "cancel.known-request",
-        On::Both,
-        "cancels a request id it never sent",
-    ),
-    (
-        "progress.token-type",
-        On::Both,
-        "a progressToken that is a fractional number",
-    ),
-    ("http.post", On::Http, "sends a tools/list with PUT"),
-    (
-        "http.accept",
-        On::Http,
-        "a POST whose Accept lists application/json only",
-    ),
-    (
-        "http.version-header",
-        On::Http,
-        "a POST without MCP-Protocol-Version",
-    ),
-    ("http.method-header", On::Http, "a POST without Mcp-Method"),
-    (
-        "http.name-header",
-        On::Http,
-        "a tools/call POST without Mcp-Name",
-    ),
-    (
-        "http.param-headers",
-        On::Http,
-        "a get_order POST without Mcp-Param-Order-Id",
-    ),
-    (
-        "stdio.close-first",
-        On::Stdio,
-        "ends the session with SIGTERM while stdin is open",
-    ),
-];
+/// Every fault, one a line: the rule it breaks, the bindings it applies to
+/// (`both`, `stdio` or `http`), and what the client does wrong.
+const FAULTS: &str = "\
+jsonrpc.message both sends a tools/list line cut before its last brace
+jsonrpc.id both sends a tools/list with id null
+jsonrpc.no-response both sends a JSON-RPC response to no request
+jsonrpc.notification-id both sends its notifications/cancelled with an id
+meta.protocol-version both a tools/list without protocolVersion in _meta
+meta.client-capabilities both a tools/list without clientCapabilities in _meta
+meta.client-info both a tools/list without clientInfo in _meta
+version.retry-supported both after -32022, retries with another unsupported version
+version.no-legacy-fallback both sends initialize after 2026-07-28 answers
+mrtr.inputs both a retry leaves one of the inputRequests unanswered
+mrtr.state-echo both a retry changes the requestState it was given
+mrtr.state-none both a retry carries a requestState though it was given none
+mrtr.new-id both a retry reuses the id of the request it retries
+mrtr.retry-only both a plain tools/call carries inputResponses
+mrtr.answer-valid both an elicitation answered with an action that does not exist
+mrtr.answer-content both a form elicitation accepted with content of the wrong type
+mrtr.answer-declared both a retry answers a sampling request its clientCapabilities does not declare
+cancel.known-request both cancels a request id it never sent
+progress.token-type both a progressToken that is a fractional number
+http.post http sends a tools/list with PUT
+http.accept http a POST whose Accept lists application/json only
+http.version-header http a POST without MCP-Protocol-Version
+http.method-header http a POST without Mcp-Method
+http.name-header http a tools/call POST without Mcp-Name
+http.param-headers http a get_order POST without Mcp-Param-Order-Id
+stdio.close-first stdio ends the session with SIGTERM while stdin is open";
 
 /// The binding and where the server is.
 enum Target {
@@ -285,25 +184,25 @@ fn usage(args: &[String]) -> Result<Option<(Option<&'static str>, Target)>, Stri
     while let Some(arg) = args.get(i) {
         match arg.as_str() {
             "--list" if args.len() == 1 => {
-                for (id, on, what) in FAULTS {
-                    let on = match on {
-                        On::Both => "stdio,http",
-                        On::Stdio => "stdio",
-                        On::Http => "http",
-                    };
-                    println!("{id}\t{on}\t{}\t{what}", level(id));
+                let mut out = std::io::stdout().lock();
+                for (id, on, what) in faults() {
+                    let on = if on == "both" { "stdio,http" } else { on };
+                    // A reader that stops early (`| head`) is not an error.
+                    if writeln!(out, "{id}\t{on}\t{}\t{what}", level(id)).is_err() {
+                        break;
+                    }
                 }
                 return Ok(None);
             }
             "--fault" => {
                 let name = args.get(i + 1).ok_or("--fault needs a RULE_ID")?;
-                let found = FAULTS.iter().find(|(id, _, _)| id == name);
+                let found = faults().find(|(id, _, _)| id == name);
                 let Some((id, _, _)) = found else {
                     return Err(format!(
                         "no fault breaks {name:?} (--list prints the faults there are)"
                     ));
                 };
-                fault = Some(*id);
+                fault = Some(id);
                 i += 2;
             }
             "--http" => {
@@ -328,13 +227,10 @@ fn usage(args: &[String]) -> Result<Option<(Option<&'static str>, Target)>, Stri
     let target =
         target.ok_or("name the server: --stdio -- CMD ARGS... or --http URL (or --list)")?;
     if let Some(id) = fault {
-        let on = FAULTS
-            .iter()
-            .find(|(f, _, _)| *f == id)
-            .map_or(On::Both, |f| f.1);
-        let applies = match (&target, on) {
-            (_, On::Both) | (Target::Stdio(_), On::Stdio) | (Target::Http(_), On::Http) => true,
-            _ => false,
+        let on = faults().find(|f| f.0 == id).map_or("both", |f| f.1);
+        let applies = match &target {
+            Target::Stdio(_) => on != "http",
+            Target::Http(_) => on != "stdio",
         };
         if !applies {
             return Err(format!(
@@ -343,6 +239,15 @@ fn usage(args: &[String]) -> Result<Option<(Option<&'static str>, Target)>, Stri
         }
     }
     Ok(Some((fault, target)))
+}
+
+/// The faults of [`FAULTS`]: (rule, bindings, what the client does).
+fn faults() -> impl Iterator<Item = (&'static str, &'static str, &'static str)> {
+    FAULTS.lines().filter_map(|line| {
+        let (id, rest) = line.split_once(' ')?;
+        let (on, what) = rest.split_once(' ')?;
+        Some((id, on, what))
+    })
 }
 
 /// The level of rule `id` in the judge's table (`must` or `should`).
@@ -423,7 +328,10 @@ fn session(c: &mut Client) -> Result<(), String> {
     c.broken_lists()?;
 
     // A plain tool, and one with an x-mcp-header argument.
-    let mut plain = c.build("tools/call", json!({"name": "test_simple_text", "arguments": {}}));
+    let mut plain = c.build(
+        "tools/call",
+        json!({"name": "test_simple_text", "arguments": {}}),
+    );
     if c.now("mrtr.retry-only") {
         plain.message["params"]["inputResponses"] = json!({"user_name": {"action": "decline"}});
     }
@@ -463,11 +371,7 @@ fn session(c: &mut Client) -> Result<(), String> {
         "test_input_required_result_multiple_inputs",
         "test_input_required_result_multi_round",
     ] {
-        c.with_inputs(
-            "tools/call",
-            json!({"name": tool, "arguments": {}}),
-            tool,
-        )?;
+        c.with_inputs("tools/call", json!({"name": tool, "arguments": {}}), tool)?;
     }
     c.with_inputs(
         "prompts/get",
@@ -576,7 +480,10 @@ impl Client {
     /// its place), sent after the first correct one.
     fn broken_lists(&mut self) -> Result<(), String> {
         let meta_key = [
-            ("meta.protocol-version", "io.modelcontextprotocol/protocolVersion"),
+            (
+                "meta.protocol-version",
+                "io.modelcontextprotocol/protocolVersion",
+            ),
             (
                 "meta.client-capabilities",
                 "io.modelcontextprotocol/clientCapabilities",
@@ -604,7 +511,8 @@ impl Client {
             self.deliver(out)?;
         }
         if self.now("jsonrpc.no-response") {
-            let out = Outgoing::new(json!({"jsonrpc": "2.0", "id": "no-such-request", "result": {}}));
+            let out =
+                Outgoing::new(json!({"jsonrpc": "2.0", "id": "no-such-request", "result": {}}));
             self.deliver(out)?;
         }
         if self.now("version.no-legacy-fallback") {
@@ -711,8 +619,7 @@ impl Client {
             if name == "test_input_required_result_multiple_inputs"
                 && self.now("mrtr.answer-declared")
             {
-                let caps = &mut retry.message["params"]["_meta"]
-                    ["io.modelcontextprotocol/clientCapabilities"];
+                let caps = &mut retry.message["params"]["_meta"]["io.modelcontextprotocol/clientCapabilities"];
                 if let Some(caps) = caps.as_object_mut() {
                     caps.remove("sampling");
                 }
@@ -893,7 +800,10 @@ fn value_for(schema: &Value) -> Value {
 /// The headers the HTTP binding puts on a message (streamable-http.mdx,
 /// "Request Metadata"), taken from its body: the version, the method, the
 /// name of a call, read or get, and the tool's `x-mcp-header` arguments.
-fn http_headers(out: &Outgoing, marked: &[(String, Vec<(String, String)>)]) -> Vec<(String, String)> {
+fn http_headers(
+    out: &Outgoing,
+    marked: &[(String, Vec<(String, String)>)],
+) -> Vec<(String, String)> {
     let m = &out.message;
     let method = m.get("method").and_then(Value::as_str);
     let mut headers = vec![
@@ -943,11 +853,10 @@ fn http_headers(out: &Outgoing, marked: &[(String, Vec<(String, String)>)]) -> V
 /// inside), else in the Base64 sentinel form (`=?base64?...?=`), which a
 /// plain value of that shape also gets.
 fn encode(value: &str) -> String {
-    let plain = value.bytes().all(|b| (0x20..=0x7e).contains(&b))
-        && !value.starts_with(' ')
-        && !value.ends_with(' ')
-        && !(value.starts_with("=?base64?") && value.ends_with("?="));
-    if plain {
+    let unsafe_byte = value.bytes().any(|b| !(0x20..=0x7e).contains(&b));
+    let padded = value.starts_with(' ') || value.ends_with(' ');
+    let sentinel = value.starts_with("=?base64?") && value.ends_with("?=");
+    if !(unsafe_byte || padded || sentinel) {
         value.to_owned()
     } else {
         let encoded = base64::engine::general_purpose::STANDARD.encode(value.as_bytes());
@@ -1002,8 +911,7 @@ fn post(
             .lines()
             .filter_map(|l| l.strip_prefix("data: "))
             .filter_map(|d| serde_json::from_str::<Value>(d).ok())
-            .filter(|v| v.get("method").is_none())
-            .last();
+            .rfind(|v| v.get("method").is_none());
         return Ok(last);
     }
     if body.is_empty() {
