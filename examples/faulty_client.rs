@@ -127,6 +127,12 @@ struct Client {
     version: String,
     /// For each tool, its `x-mcp-header` arguments: (property, header name).
     param_headers: Vec<(String, Vec<(String, String)>)>,
+    /// Whether an error answer is expected now (the version probe); else a
+    /// correct session (no fault) stops at the first error answer, since
+    /// it means the client got something wrong.
+    tolerate: bool,
+    /// The progress notifications that came with the last answer.
+    progress_seen: usize,
 }
 
 fn main() -> ExitCode {
@@ -157,6 +163,8 @@ fn main() -> ExitCode {
         next_id: 1,
         version: VERSION.into(),
         param_headers: Vec::new(),
+        tolerate: false,
+        progress_seen: 0,
     };
     let ran = session(&mut client).and_then(|()| client.end());
     match ran {
@@ -304,6 +312,7 @@ fn session(c: &mut Client) -> Result<(), String> {
     // a later revision offers it first; -32022 lists what the server
     // serves, and the client retries with one of those it speaks.
     c.version = LATER.into();
+    c.tolerate = true;
     let first = c.request("server/discover", json!({}))?;
     if error_code(&first) == Some(-32022) {
         let supported: Vec<String> = first
@@ -319,6 +328,7 @@ fn session(c: &mut Client) -> Result<(), String> {
             return Err(format!("the server serves {supported:?}, not {VERSION}"));
         }
     }
+    c.tolerate = false;
     c.version = VERSION.into();
     c.request("server/discover", json!({}))?;
 
@@ -361,6 +371,9 @@ fn session(c: &mut Client) -> Result<(), String> {
     };
     progress.message["params"]["_meta"]["progressToken"] = token;
     c.deliver(progress)?;
+    if c.fault.is_none() && c.progress_seen == 0 {
+        return Err("no notifications/progress came for the progressToken".into());
+    }
 
     // Multi round-trip requests (basic/patterns/mrtr.mdx): rounds without
     // state, with state, several inputs in one round, two rounds, and a
@@ -660,6 +673,23 @@ impl Client {
     /// Sends one message and returns the server's response to it, if one
     /// is expected.
     fn deliver(&mut self, out: Outgoing) -> Result<Option<Value>, String> {
+        self.progress_seen = 0;
+        let reply = self.exchange(&out)?;
+        if let Some(error) = reply.as_ref().and_then(|r| r.get("error"))
+            && self.fault.is_none()
+            && !self.tolerate
+        {
+            return Err(format!(
+                "the server refused a message of the correct session ({error}): {}",
+                out.message
+            ));
+        }
+        Ok(reply)
+    }
+
+    /// One message out, and the response to it (`None` when none is
+    /// expected).
+    fn exchange(&mut self, out: &Outgoing) -> Result<Option<Value>, String> {
         let body = out
             .raw
             .clone()
@@ -688,14 +718,19 @@ impl Client {
                         continue;
                     };
                     // Notifications (progress) come first; then the response.
+                    if value.get("method").and_then(Value::as_str) == Some("notifications/progress")
+                    {
+                        self.progress_seen += 1;
+                    }
                     if value.get("method").is_none() && value.get("id") == Some(&id) {
                         return Ok(Some(value));
                     }
                 }
             }
             Wire::Http { authority, path } => {
-                let headers = http_headers(&out, &self.param_headers);
-                let reply = post(authority, path, &out, &headers, &body)?;
+                let headers = http_headers(out, &self.version, &self.param_headers);
+                let (reply, progress) = post(authority, path, out, &headers, &body)?;
+                self.progress_seen = progress;
                 Ok(if out.answered { reply } else { None })
             }
         }
@@ -718,9 +753,8 @@ impl Client {
             if !sent.is_ok_and(|s| s.success()) {
                 return Err("cannot send SIGTERM to the server".into());
             }
-            let exited = wait(child)?;
+            wait(child)?;
             drop(stdin.take());
-            let _ = exited;
             return Ok(());
         }
         drop(stdin.take());
@@ -802,6 +836,7 @@ fn value_for(schema: &Value) -> Value {
 /// name of a call, read or get, and the tool's `x-mcp-header` arguments.
 fn http_headers(
     out: &Outgoing,
+    session_version: &str,
     marked: &[(String, Vec<(String, String)>)],
 ) -> Vec<(String, String)> {
     let m = &out.message;
@@ -816,7 +851,7 @@ fn http_headers(
     if let Some(version) = version {
         headers.push(("MCP-Protocol-Version".into(), version.into()));
     } else if method.is_some_and(|m| m.starts_with("notifications/")) {
-        headers.push(("MCP-Protocol-Version".into(), VERSION.into()));
+        headers.push(("MCP-Protocol-Version".into(), session_version.into()));
     }
     if let Some(method) = method {
         headers.push(("Mcp-Method".into(), method.into()));
@@ -866,14 +901,14 @@ fn encode(value: &str) -> String {
 
 /// One HTTP/1.1 exchange on a connection of its own: the response's
 /// JSON-RPC response (the JSON body, or the last response of an event
-/// stream), if any.
+/// stream), if any, and the progress notifications the stream carried.
 fn post(
     authority: &str,
     path: &str,
     out: &Outgoing,
     headers: &[(String, String)],
     body: &[u8],
-) -> Result<Option<Value>, String> {
+) -> Result<(Option<Value>, usize), String> {
     let mut stream =
         TcpStream::connect(authority).map_err(|e| format!("cannot connect to {authority}: {e}"))?;
     stream
@@ -907,18 +942,23 @@ fn post(
     }
     if head.contains("content-type: text/event-stream") {
         let text = String::from_utf8_lossy(&body).into_owned();
-        let last = text
+        let events: Vec<Value> = text
             .lines()
             .filter_map(|l| l.strip_prefix("data: "))
             .filter_map(|d| serde_json::from_str::<Value>(d).ok())
-            .rfind(|v| v.get("method").is_none());
-        return Ok(last);
+            .collect();
+        let progress = events
+            .iter()
+            .filter(|v| v.get("method").and_then(Value::as_str) == Some("notifications/progress"))
+            .count();
+        let last = events.into_iter().rfind(|v| v.get("method").is_none());
+        return Ok((last, progress));
     }
     if body.is_empty() {
-        return Ok(None);
+        return Ok((None, 0));
     }
     serde_json::from_slice(&body)
-        .map(Some)
+        .map(|v| (Some(v), 0))
         .map_err(|e| format!("a response body that is not JSON: {e}"))
 }
 
