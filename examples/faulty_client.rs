@@ -382,13 +382,14 @@ fn session(c: &mut Client) -> Result<(), String> {
     }
 
     // Multi round-trip requests (basic/patterns/mrtr.mdx): rounds without
-    // state, with state, several inputs in one round, two rounds, and a
-    // prompt.
+    // state, with state, several inputs in one round, two rounds, a
+    // URL-mode elicitation, and a prompt.
     for tool in [
         "test_input_required_result_elicitation",
         "test_input_required_result_request_state",
         "test_input_required_result_multiple_inputs",
         "test_input_required_result_multi_round",
+        "url_elicitation",
     ] {
         c.with_inputs("tools/call", json!({"name": tool, "arguments": {}}), tool)?;
     }
