@@ -65,7 +65,7 @@ const DEADLINE: Duration = Duration::from_secs(10);
 /// Every fault, one a line: the rule it breaks, the bindings it applies to
 /// (`both`, `stdio` or `http`), and what the client does wrong.
 const FAULTS: &str = "\
-jsonrpc.message both sends a tools/list line cut before its last brace
+jsonrpc.message both sends a tools/list line without its closing braces
 jsonrpc.id both sends a tools/list with id null
 jsonrpc.no-response both sends a JSON-RPC response to no request
 jsonrpc.notification-id both sends its notifications/cancelled with an id
