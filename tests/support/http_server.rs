@@ -1,7 +1,7 @@
 //! `mcp-reference serve --http` (or `judge --http`) as a subprocess for the
 //! tests that speak HTTP to the real binary (`tests/http_binary.rs`,
 //! `tests/http_state_machine.rs`, `tests/sdk_http.rs`, `tests/oidc.rs`,
-//! `tests/judge_sdk.rs`),
+//! `tests/judge_sdk.rs`, `tests/judge_binary.rs`),
 //! through `#[path]`: starting it on a free loopback port (or one the test
 //! chose), connecting, reading one HTTP/1.1 response (or making one
 //! exchange on a connection of its own), and SIGTERM. Every wait has a deadline (a hang guard, not a
