@@ -316,3 +316,30 @@ fn a_rule_held_says_by_what_and_the_shutdown_rule_by_the_end() {
         "held in the one message that exercised it"
     );
 }
+
+#[test]
+fn a_retry_without_state_is_matched_to_the_round_that_gave_none() {
+    // One tool, two rounds asking the same key: the first with a state,
+    // the second without. A retry carrying no state retries the second
+    // (the state rules hold there), and a retry echoing the state then
+    // retries the first: no fault. Matched the other way round, the first
+    // retry would drop the state it was given.
+    let stateless_answer = answering_without_state(3, "t", &["x"]);
+    let report = scripted(
+        &[
+            call(1, "t"),
+            call(2, "t"),
+            stateless_answer,
+            answering(4, &["x"]),
+        ],
+        &[
+            asks(1, &["x"]),
+            asks_without_state(2, &["x"]),
+            done(),
+            done(),
+        ],
+    );
+    assert!(failed(&report).is_empty(), "{}", report.to_json());
+    assert_eq!(rule(&report, "mrtr.state-none").exercised, 1);
+    assert_eq!(rule(&report, "mrtr.state-echo").exercised, 1);
+}
