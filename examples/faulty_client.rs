@@ -28,16 +28,24 @@
 //!
 //! ```text
 //! faulty_client [--fault RULE_ID] --stdio -- CMD ARGS...
-//! faulty_client [--fault RULE_ID] --http URL
+//! faulty_client [--fault RULE_ID] --http URL [--held-tool NAME]
 //! faulty_client --list
 //! ```
+//!
+//! `--held-tool NAME` (HTTP only) names the tool the judge was started to
+//! hold (`judge --http ADDR --slow-tool NAME=MS`, docs/judge.md,
+//! "Provocations"): the session then also sends two calls of it in flight
+//! at once (`faulty_client/in_flight.rs`), which the faults
+//! `jsonrpc.id-in-flight` and `progress.token-unique` need. Without it the
+//! session has no two requests unanswered at once, and those two faults
+//! are refused.
 //!
 //! Exit status: 0 when the session ran to its end, 1 when it could not
 //! (no answer in time, a transport failure, or, without a fault, an error
 //! answer a correct session does not get), 2 for bad usage, an unknown
-//! fault or one of the other binding. The two rules no fault breaks
-//! (`jsonrpc.id-in-flight`, `progress.token-unique`) and why: docs/judge.md,
-//! "Rules left out".
+//! fault, one of the other binding, or one that needs `--held-tool`
+//! without it. Over stdio the two in-flight rules have no fault, and why:
+//! docs/judge.md, "Rules left out".
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, ExitCode, Stdio};
@@ -49,6 +57,8 @@ use serde_json::{Map, Value, json};
 
 #[path = "faulty_client/http.rs"]
 mod http;
+#[path = "faulty_client/in_flight.rs"]
+mod in_flight;
 use http::{http_headers, read_http, send_http};
 
 /// The revision this client speaks.
@@ -84,6 +94,8 @@ mrtr.answer-content both a form elicitation accepted with content of the wrong t
 mrtr.answer-declared both a retry answers a sampling request its clientCapabilities does not declare
 cancel.known-request both cancels a request id it never sent
 progress.token-type both a progressToken that is a fractional number
+jsonrpc.id-in-flight http while a call of the held tool is unanswered, sends a second with its id (needs --held-tool)
+progress.token-unique http while a call of the held tool is unanswered, sends a second with its progressToken (needs --held-tool)
 http.post http sends a tools/list with PUT
 http.accept http a POST whose Accept lists application/json only
 http.version-header http a POST without MCP-Protocol-Version
@@ -91,6 +103,9 @@ http.method-header http a POST without Mcp-Method
 http.name-header http a tools/call POST without Mcp-Name
 http.param-headers http a get_order POST without Mcp-Param-Order-Id
 stdio.close-first stdio ends the session with SIGTERM while stdin is open";
+
+/// The faults that need two requests in flight, so a held tool.
+const NEED_HELD: [&str; 2] = ["jsonrpc.id-in-flight", "progress.token-unique"];
 
 /// The binding and where the server is.
 enum Target {
@@ -140,11 +155,13 @@ struct Client {
     tolerate: bool,
     /// The progress notifications that came with the last answer.
     progress_seen: usize,
+    /// The tool the judge holds the answers of (`--held-tool`), if any.
+    held: Option<String>,
 }
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let (fault, target) = match usage(&args) {
+    let (fault, target, held) = match usage(&args) {
         Ok(Some(parsed)) => parsed,
         Ok(None) => return ExitCode::SUCCESS,
         Err(sentence) => {
@@ -172,6 +189,7 @@ fn main() -> ExitCode {
         param_headers: Vec::new(),
         tolerate: false,
         progress_seen: 0,
+        held,
     };
     let ran = session(&mut client).and_then(|()| client.end());
     match ran {
@@ -191,10 +209,14 @@ fn main() -> ExitCode {
     }
 }
 
+/// What the command line asks for: the fault, the server, the held tool.
+type Usage = (Option<&'static str>, Target, Option<String>);
+
 /// The command line: `None` when `--list` was served.
-fn usage(args: &[String]) -> Result<Option<(Option<&'static str>, Target)>, String> {
+fn usage(args: &[String]) -> Result<Option<Usage>, String> {
     let mut fault = None;
     let mut target = None;
+    let mut held = None;
     let mut i = 0;
     while let Some(arg) = args.get(i) {
         match arg.as_str() {
@@ -220,6 +242,11 @@ fn usage(args: &[String]) -> Result<Option<(Option<&'static str>, Target)>, Stri
                 fault = Some(id);
                 i += 2;
             }
+            "--held-tool" => {
+                let name = args.get(i + 1).ok_or("--held-tool needs a tool's NAME")?;
+                held = Some(name.clone());
+                i += 2;
+            }
             "--http" => {
                 let url = args.get(i + 1).ok_or("--http needs a URL")?;
                 target = Some(Target::Http(url.clone()));
@@ -234,7 +261,7 @@ fn usage(args: &[String]) -> Result<Option<(Option<&'static str>, Target)>, Stri
             }
             other => {
                 return Err(format!(
-                    "unknown argument {other:?}: usage is [--fault RULE_ID] (--stdio -- CMD ARGS... | --http URL), or --list"
+                    "unknown argument {other:?}: usage is [--fault RULE_ID] (--stdio -- CMD ARGS... | --http URL [--held-tool NAME]), or --list"
                 ));
             }
         }
@@ -252,8 +279,19 @@ fn usage(args: &[String]) -> Result<Option<(Option<&'static str>, Target)>, Stri
                 "the fault {id} does not apply to this binding (--list says where it does)"
             ));
         }
+        if NEED_HELD.contains(&id) && held.is_none() {
+            return Err(format!(
+                "the fault {id} needs a judge started with --slow-tool; pass --held-tool NAME"
+            ));
+        }
     }
-    Ok(Some((fault, target)))
+    if held.is_some() && matches!(target, Target::Stdio(_)) {
+        return Err(
+            "--held-tool is for --http only: the stdio judge answers each line before it reads the next"
+                .into(),
+        );
+    }
+    Ok(Some((fault, target, held)))
 }
 
 /// The faults of [`FAULTS`]: (rule, bindings, what the client does).
@@ -363,6 +401,20 @@ fn session(c: &mut Client) -> Result<(), String> {
         order.without.push("Mcp-Param-Order-Id");
     }
     c.deliver(order)?;
+
+    // Two requests in flight at once, when the judge holds a tool's answers
+    // (faulty_client/in_flight.rs): different ids, different tokens.
+    if let Some(tool) = c.held.clone() {
+        let listed = tools.pointer("/result/tools").and_then(Value::as_array);
+        let known = listed
+            .into_iter()
+            .flatten()
+            .any(|t| t.get("name").and_then(Value::as_str) == Some(tool.as_str()));
+        if !known {
+            return Err(format!("--held-tool {tool}: the server lists no such tool"));
+        }
+        c.two_in_flight(&tool)?;
+    }
 
     // Progress (basic/patterns/progress.mdx): a token unique among the
     // client's requests in flight.

@@ -7,13 +7,23 @@
 //! exactly when that level is must. The docs' table of faults is
 //! regenerated from these runs and must equal the committed one, cell for
 //! cell; every rule of `RULES` has a fault on each binding of its scope or
-//! is listed in the docs as left out.
+//! is listed in the docs as left out on that binding.
 //!
 //! Over stdio the fixture spawns `judge --report FILE` and closes its
 //! stdin; over HTTP the test starts `judge --http 127.0.0.1:0 --report
 //! FILE`, reads the announced address, runs the fixture with the URL, then
 //! SIGTERMs the judge and reads the final report. Reports go under the
 //! system's temporary folder and are removed.
+//!
+//! The rules on requests in flight (those whose `needs` names
+//! `--slow-tool`) need the judge to hold a tool's answers: the HTTP runs of
+//! the correct session and of those rules' faults start the judge with
+//! `--slow-tool test_simple_text=1000` and tell the fixture with
+//! `--held-tool test_simple_text`, which then sends two calls of it in
+//! flight at once. The other HTTP runs hold nothing, so their sessions are
+//! the stdio ones message for message and a fault's report line is the
+//! same over both bindings (and no run waits on a held answer it does not
+//! use). The hold only orders events; nothing is timed.
 //!
 //! The fixture is an example: `cargo test` builds it before the tests, a
 //! narrow `cargo test --test judge_binary` does not (`cargo build
@@ -57,6 +67,25 @@ struct Outcome {
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The tool the in-flight runs hold, and the flag that holds it (a tool
+/// the fixture calls anyway; the delay orders events, nothing is timed).
+const HELD: &str = "test_simple_text";
+const SLOW_FLAG: &str = "test_simple_text=1000";
+
+/// Whether `rule` is exercised only with two requests in flight, so only
+/// under `--slow-tool` (its `needs` says so).
+fn in_flight_rule(rule: &str) -> bool {
+    RULES
+        .iter()
+        .any(|r| r.id == rule && r.needs.contains("--slow-tool"))
+}
+
+/// Whether the run holds a tool: over HTTP, the correct session and the
+/// faults of the in-flight rules.
+fn held(case: &Case) -> bool {
+    case.binding == Binding::Http && case.fault.as_deref().is_none_or(in_flight_rule)
 }
 
 fn config() -> String {
@@ -169,14 +198,18 @@ fn run(case: &Case) -> Outcome {
             }
         }
         Binding::Http => {
-            let server = Server::start_command(
-                "judge",
-                "127.0.0.1:0",
-                &["--report", &report_arg, "--config", &config()],
-            );
+            let config = config();
+            let mut judge_args = vec!["--report", report_arg.as_str(), "--config", &config];
+            let mut fixture_args = vec!["--http".to_owned(), String::new()];
+            if held(case) {
+                judge_args.extend(["--slow-tool", SLOW_FLAG]);
+                fixture_args.extend(["--held-tool".to_owned(), HELD.to_owned()]);
+            }
+            let server = Server::start_command("judge", "127.0.0.1:0", &judge_args);
+            fixture_args[1] = server.url();
             let out = Command::new(fixture())
                 .args(fault_args(case))
-                .args(["--http", &server.url()])
+                .args(&fixture_args)
                 .output()
                 .expect("the fixture runs");
             let (code, stderr) = server.terminate();
@@ -249,18 +282,33 @@ fn status<'r>(report: &'r Value, rule: &str) -> Option<&'r Value> {
         .and_then(|rules| rules.iter().find(|r| r["id"] == rule))
 }
 
-/// The rules the docs list as left out ("### Rules left out" under "## The
-/// faulty client": one `- \`id\`` bullet each).
-fn left_out(doc: &str) -> BTreeSet<String> {
+/// The rules the docs list as left out, with the binding ("### Rules left
+/// out" under "## The faulty client": one `- \`id\`` bullet each, `over
+/// stdio` or `over HTTP` before its first colon when only one binding
+/// leaves it out).
+fn left_out(doc: &str) -> BTreeSet<(String, Binding)> {
     section(doc)
         .split("\n### Rules left out")
         .nth(1)
         .unwrap_or_default()
         .lines()
         .filter_map(|l| l.strip_prefix("- `"))
-        .filter_map(|l| l.split('`').next())
-        .map(str::to_owned)
+        .flat_map(|l| {
+            let (id, rest) = l.split_once('`').unwrap_or((l, ""));
+            let head = rest.split(':').next().unwrap_or_default();
+            let bindings = match (head.contains("over stdio"), head.contains("over HTTP")) {
+                (true, false) => vec![Binding::Stdio],
+                (false, true) => vec![Binding::Http],
+                _ => vec![Binding::Stdio, Binding::Http],
+            };
+            bindings.into_iter().map(move |b| (id.to_owned(), b))
+        })
         .collect()
+}
+
+/// Whether the docs leave `id` out over `binding`.
+fn is_left_out(left: &BTreeSet<(String, Binding)>, id: &str, binding: Binding) -> bool {
+    left.contains(&(id.to_owned(), binding))
 }
 
 fn doc() -> String {
@@ -289,7 +337,11 @@ fn the_correct_session_passes_with_every_provokable_rule_run() {
         assert!(!rules.is_empty(), "{case:?}: no rules");
         for rule in rules {
             let id = rule["id"].as_str().unwrap_or_default();
-            let want = if left.contains(id) { "not-run" } else { "pass" };
+            let want = if is_left_out(&left, id, case.binding) {
+                "not-run"
+            } else {
+                "pass"
+            };
             assert_eq!(rule["status"], want, "{case:?}: {id}: {rule:#}");
         }
         assert_eq!(
@@ -308,7 +360,7 @@ fn the_correct_session_passes_with_every_provokable_rule_run() {
 #[test]
 fn each_fault_fails_exactly_its_rule_at_its_level() {
     let faulted: Vec<_> = runs().iter().filter(|(c, _)| c.fault.is_some()).collect();
-    assert!(faulted.len() >= 40, "only {} faulted runs", faulted.len());
+    assert!(faulted.len() >= 42, "only {} faulted runs", faulted.len());
     for (case, outcome) in faulted {
         let fault = case.fault.as_deref().unwrap_or_default();
         let report = &outcome.report;
@@ -340,6 +392,14 @@ fn each_fault_fails_exactly_its_rule_at_its_level() {
         assert_eq!(failing.len(), 1, "{case:?}: {:?}", outcome.summary);
         let prefix = format!("mcp-reference judge: FAIL {} {fault} (", rule.level.name());
         assert!(failing[0].starts_with(&prefix), "{case:?}: {}", failing[0]);
+        // Without a held tool the fixture sends no two requests in flight:
+        // the in-flight rules are not run at all.
+        if !held(case) {
+            for r in RULES.iter().filter(|r| in_flight_rule(r.id)) {
+                let line = status(report, r.id).unwrap_or_else(|| panic!("{case:?}: {}", r.id));
+                assert_eq!(line["status"], "not-run", "{case:?}: {line:#}");
+            }
+        }
     }
 }
 
@@ -364,16 +424,16 @@ fn every_rule_has_a_fault_on_each_of_its_bindings_or_a_reason() {
         };
         for b in bindings {
             let faulted = listed.contains(&(rule.id.to_owned(), *b));
-            if !faulted && !left.contains(rule.id) {
+            let left_here = is_left_out(&left, rule.id, *b);
+            if !faulted && !left_here {
                 missing.push(format!("{} over {b:?}", rule.id));
             }
+            assert!(
+                !(faulted && left_here),
+                "{} has a fault over {b:?} and is listed as left out there",
+                rule.id
+            );
         }
-        let faulted_anywhere = listed.iter().any(|(id, _)| id == rule.id);
-        assert!(
-            !(faulted_anywhere && left.contains(rule.id)),
-            "{} has a fault and is listed as left out",
-            rule.id
-        );
         let out_of_scope = listed
             .iter()
             .filter(|(id, b)| id == rule.id && !bindings.contains(b))
@@ -384,7 +444,7 @@ fn every_rule_has_a_fault_on_each_of_its_bindings_or_a_reason() {
         missing.is_empty(),
         "rules without a fault and not listed as left out: {missing:?}"
     );
-    for id in &left {
+    for (id, _) in &left {
         assert!(
             RULES.iter().any(|r| r.id == id),
             "the docs leave out {id}, which is no rule"
@@ -392,8 +452,11 @@ fn every_rule_has_a_fault_on_each_of_its_bindings_or_a_reason() {
     }
 }
 
-/// The table of "## The faulty client" as these runs make it.
+/// The table of "## The faulty client" as these runs make it: a binding
+/// without a run is `n/a` outside the rule's scope, and `left out (below)`
+/// inside it (the docs' "Rules left out" says why).
 fn observed_table() -> Vec<Vec<String>> {
+    let left = left_out(&doc());
     let mut rows = Vec::new();
     for rule in RULES {
         let runs: Vec<_> = runs()
@@ -403,16 +466,29 @@ fn observed_table() -> Vec<Vec<String>> {
         if runs.is_empty() {
             continue;
         }
+        let in_scope = |binding: Binding| match rule.scope {
+            Scope::Both => true,
+            Scope::Stdio => binding == Binding::Stdio,
+            Scope::Http => binding == Binding::Http,
+        };
+        let absent = |binding: Binding| {
+            if in_scope(binding) && is_left_out(&left, rule.id, binding) {
+                "left out (below)".to_owned()
+            } else {
+                "n/a".to_owned()
+            }
+        };
         let cell = |binding: Binding| {
-            runs.iter()
-                .find(|(c, _)| c.binding == binding)
-                .map_or("n/a".to_owned(), |(_, o)| {
+            runs.iter().find(|(c, _)| c.binding == binding).map_or_else(
+                || absent(binding),
+                |(_, o)| {
                     let status = status(&o.report, rule.id)
                         .and_then(|l| l["status"].as_str())
                         .unwrap_or("absent");
                     let verdict = o.report["verdict"].as_str().unwrap_or("none");
                     format!("{status} (verdict {verdict})")
-                })
+                },
+            )
         };
         let lines: BTreeSet<String> = runs
             .iter()
@@ -526,6 +602,30 @@ fn bad_usage_is_one_sentence_and_exit_2() {
         &["--stdio"],
         &[],
         &["--list", "--http", "http://127.0.0.1:9/mcp"],
+        &[
+            "--fault",
+            "jsonrpc.id-in-flight",
+            "--http",
+            "http://127.0.0.1:9/mcp",
+        ],
+        &[
+            "--fault",
+            "progress.token-unique",
+            "--http",
+            "http://127.0.0.1:9/mcp",
+        ],
+        &[
+            "--fault",
+            "progress.token-unique",
+            "--held-tool",
+            HELD,
+            "--stdio",
+            "--",
+            BIN,
+            "judge",
+        ],
+        &["--held-tool", HELD, "--stdio", "--", BIN, "judge"],
+        &["--held-tool"],
     ];
     for args in cases {
         let out = Command::new(fixture())
@@ -537,5 +637,12 @@ fn bad_usage_is_one_sentence_and_exit_2() {
         assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
         assert!(stderr.starts_with("faulty_client: "), "{args:?}: {stderr}");
         assert!(out.stdout.is_empty(), "{args:?}");
+        // An in-flight fault over HTTP without a held tool says what it needs.
+        if args.contains(&"--http") && args.iter().any(|a| in_flight_rule(a)) {
+            assert!(
+                stderr.contains("--slow-tool") && stderr.contains("--held-tool NAME"),
+                "{args:?}: {stderr}"
+            );
+        }
     }
 }

@@ -119,7 +119,7 @@ pub const RULES: &[Rule] = &[
         section: "basic/index.mdx#requests",
         text: "A request's id differs from the id of every request of the client still unanswered.",
         scope: Scope::Both,
-        needs: "no request arrived while another of the client's was unanswered (over stdio the judge answers each line before it reads the next, so only HTTP requests in parallel exercise it)",
+        needs: "no request arrived while another of the client's was unanswered (over stdio the judge answers each line before it reads the next, so only HTTP requests in parallel exercise it; start the judge with --slow-tool over HTTP to hold one)",
     },
     Rule {
         id: "jsonrpc.no-response",
@@ -281,7 +281,7 @@ pub const RULES: &[Rule] = &[
         section: "basic/patterns/progress.mdx#progress-flow",
         text: "A `progressToken` differs from the token of every request of the client still unanswered.",
         scope: Scope::Both,
-        needs: "no request with a progressToken arrived while another with one was unanswered",
+        needs: "no request with a progressToken arrived while another with one was unanswered (start the judge with --slow-tool over HTTP to hold one)",
     },
     Rule {
         id: "http.post",
