@@ -4,7 +4,7 @@ suite (`conformance client --command "PYTHON scripts/suite_client_driver.py"
 --scenario NAME`) and by scripts/suite_side_by_side.py against
 `mcp-reference judge --http`, so that the same client does the same thing
 before both (issue 48, "The anchor, side by side"; the client side of
-basic/index.mdx#_meta, basic/patterns/mrtr.mdx and
+basic/index.mdx#meta, basic/patterns/mrtr.mdx and
 basic/transports/streamable-http.mdx of 2026-07-28).
 
 How it is called is the suite's client interface: the server URL is the last

@@ -2,7 +2,7 @@
 """The official conformance suite's client scenarios and `mcp-reference
 judge`, side by side, on the official Python SDK client (issue 48, "The
 anchor, side by side"; the client rules of docs/judge.md, 2026-07-28:
-basic/index.mdx#_meta, basic/patterns/mrtr.mdx,
+basic/index.mdx#meta, basic/patterns/mrtr.mdx,
 basic/transports/streamable-http.mdx).
 
 For each of the five client scenarios the suite and the judge share

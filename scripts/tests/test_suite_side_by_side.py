@@ -40,7 +40,7 @@ def observed() -> dict:
 
 def committed(run: dict) -> dict:
     comparison = {s: sbs.compare_scenario(s, o["suite"]["checks"], o["judge"]["rules"]) for s, o in run.items()}
-    decisions = {k: {"spec": "basic/index.mdx#_meta", "decision": "decided"} for k in sbs.disagreement_keys(comparison)}
+    decisions = {k: {"spec": "basic/index.mdx#meta", "decision": "decided"} for k in sbs.disagreement_keys(comparison)}
     return {"scenarios": copy.deepcopy(run), "decisions": decisions}
 
 

@@ -24,7 +24,7 @@ pub const OUT_OF_RANGE: &str = "Parse error: a number is out of range";
 pub const INITIALIZE_WITHOUT_VERSION: &str = "Invalid params: initialize needs a string \
      protocolVersion, and this server has no initialize handshake; use one of data.supported";
 
-/// The `_meta` keys of 2026-07-28 requests (`basic/index.mdx#_meta`).
+/// The `_meta` keys of 2026-07-28 requests (`basic/index.mdx#meta`).
 pub const PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
 /// See [`PROTOCOL_VERSION`].
 pub const CLIENT_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";

@@ -82,7 +82,7 @@ pub const CHECKS: &[CheckInfo] = &[
         Level::Should,
         "discover.server-info",
         "DISC-02",
-        "server/discover.mdx#discoverresult; basic/index.mdx#_meta",
+        "server/discover.mdx#discoverresult; basic/index.mdx#meta",
         "the discover result carries _meta[\"io.modelcontextprotocol/serverInfo\"] with a name and a version",
     ),
     check(
@@ -96,21 +96,21 @@ pub const CHECKS: &[CheckInfo] = &[
         Level::Must,
         "meta.missing",
         "BASE-41",
-        "basic/index.mdx#_meta (per-request protocol fields)",
+        "basic/index.mdx#meta (per-request protocol fields)",
         "a request without params, without params._meta, or with _meta not an object gets -32602",
     ),
     check(
         Level::Must,
         "meta.protocol-version",
         "BASE-41",
-        "basic/index.mdx#_meta (per-request protocol fields)",
+        "basic/index.mdx#meta (per-request protocol fields)",
         "a request whose _meta lacks protocolVersion, or has one that is not a string, gets -32602",
     ),
     check(
         Level::Must,
         "meta.client-capabilities",
         "BASE-41",
-        "basic/index.mdx#_meta (per-request protocol fields)",
+        "basic/index.mdx#meta (per-request protocol fields)",
         "a request whose _meta lacks clientCapabilities, or has one that is not an object, gets -32602",
     ),
     check(

@@ -119,14 +119,14 @@ pub const HTTP_CHECKS: &[CheckInfo] = &[
         Must,
         "http.missing-meta-field",
         "BASE-42",
-        "basic/index.mdx#_meta",
+        "basic/index.mdx#meta",
         "a request without io.modelcontextprotocol/clientCapabilities gets 400 with -32602",
     ),
     check(
         Must,
         "http.meta-missing",
         "BASE-42",
-        "basic/index.mdx#_meta",
+        "basic/index.mdx#meta",
         "a body without _meta under a valid MCP-Protocol-Version header gets 400 with -32602 (or -32020: which of the two MUSTs answers first the specification leaves open; docs/behavior.md H10)",
     ),
     check(
