@@ -31,6 +31,8 @@
 //!
 //! Spec: 2026-07-28, the pages of the rules (`src/judge/rules.rs`).
 
+#[path = "support/doc_table.rs"]
+mod doc_table;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -520,20 +522,7 @@ fn observed_table() -> Vec<Vec<String>> {
 
 /// The committed table's rows, split into cells.
 fn committed_table(doc: &str) -> Vec<Vec<String>> {
-    section(doc)
-        .split("\n### Rules left out")
-        .next()
-        .unwrap_or_default()
-        .lines()
-        .filter(|l| l.starts_with("| `"))
-        .map(|l| {
-            l.trim_start_matches("| ")
-                .trim_end_matches(" |")
-                .split(" | ")
-                .map(str::to_owned)
-                .collect()
-        })
-        .collect()
+    doc_table::rows(doc, "The faulty client", Some("\n### Rules left out"))
 }
 
 #[test]

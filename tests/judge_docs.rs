@@ -4,6 +4,8 @@
 //! example has exactly the fields a real report has, at the top, in a rule
 //! and in its evidence (the shape is an interface other tools read).
 
+#[path = "support/doc_table.rs"]
+mod doc_table;
 use std::collections::BTreeSet;
 use std::path::Path;
 
@@ -16,25 +18,9 @@ fn doc() -> String {
         .expect("docs/judge.md")
 }
 
-/// The rows of the rule table: every `| \`id\` | ...` line under "## The
-/// rules", split into cells.
+/// The rule table's rows ("## The rules"), split into cells.
 fn table(doc: &str) -> Vec<Vec<String>> {
-    let section = doc
-        .split("\n## The rules")
-        .nth(1)
-        .and_then(|s| s.split("\n## ").next())
-        .unwrap_or_default();
-    section
-        .lines()
-        .filter(|l| l.starts_with("| `"))
-        .map(|l| {
-            l.trim_start_matches("| ")
-                .trim_end_matches(" |")
-                .split(" | ")
-                .map(str::to_owned)
-                .collect()
-        })
-        .collect()
+    doc_table::rows(doc, "The rules", None)
 }
 
 /// What the table must say of each rule, in its columns.

@@ -8,46 +8,22 @@
 //! left an empty report.
 
 use std::io::{Read, Write};
-use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
-
-use serde_json::Value;
 
 const BIN: &str = env!("CARGO_BIN_EXE_mcp-reference");
 
 /// A `server/discover` with every field a 2026-07-28 client sends.
 const DISCOVER: &str = r#"{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"ending-test","version":"1"}}}}"#;
 
-/// A report path under the temporary folder, removed when dropped.
-struct ReportPath(PathBuf);
-
-impl ReportPath {
-    fn new(tag: &str, n: usize) -> ReportPath {
-        ReportPath(std::env::temp_dir().join(format!(
-            "mcp-judge-ending-{}-{tag}-{n}.json",
-            std::process::id()
-        )))
-    }
-
-    fn read(&self) -> Value {
-        let text = std::fs::read_to_string(&self.0)
-            .unwrap_or_else(|e| panic!("no report at {}: {e}", self.0.display()));
-        serde_json::from_str(&text)
-            .unwrap_or_else(|e| panic!("the report is not whole JSON ({e}): {text:?}"))
-    }
-}
-
-impl Drop for ReportPath {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.0);
-    }
-}
+#[path = "support/judged.rs"]
+mod judged;
+use judged::ReportFile;
 
 /// Starts `judge --report`, sends one discover and waits for its answer,
 /// so the signal handlers are in place and the session has judged one
 /// request.
-fn started(report: &ReportPath) -> Child {
+fn started(report: &ReportFile) -> Child {
     let mut child = Command::new(BIN)
         .args(["judge", "--report"])
         .arg(&report.0)
@@ -109,7 +85,7 @@ fn summaries(stderr: &str) -> usize {
 
 #[test]
 fn stdin_closed_ends_the_session_with_status_zero_and_one_report() {
-    let report = ReportPath::new("eof", 0);
+    let report = ReportFile::new("ending", "eof");
     let mut child = started(&report);
     drop(child.stdin.take());
     let (code, stderr) = ended(child);
@@ -122,7 +98,7 @@ fn stdin_closed_ends_the_session_with_status_zero_and_one_report() {
 
 #[test]
 fn sigterm_ends_the_session_with_status_143_and_one_report() {
-    let report = ReportPath::new("term", 0);
+    let report = ReportFile::new("ending", "term");
     let child = started(&report);
     terminate(&child);
     let (code, stderr) = ended(child);
@@ -137,7 +113,7 @@ fn sigterm_ends_the_session_with_status_143_and_one_report() {
 fn stdin_closed_and_sigterm_together_end_the_session_once() {
     let mut endings = std::collections::BTreeMap::<String, usize>::new();
     for n in 0..40 {
-        let report = ReportPath::new("both", n);
+        let report = ReportFile::new("ending", &format!("both-{n}"));
         let mut child = started(&report);
         // Closed and signalled in the same instant, in alternating order.
         if n % 2 == 0 {

@@ -15,7 +15,6 @@
 
 use std::io::{BufReader, Write};
 use std::net::TcpStream;
-use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
 use serde_json::{Value, json};
@@ -33,34 +32,13 @@ fn conformance() -> String {
     format!("{}/data/conformance.json", env!("CARGO_MANIFEST_DIR"))
 }
 
-/// A report path under the temporary folder, removed when dropped.
-struct ReportPath(PathBuf);
-
-impl ReportPath {
-    fn new(tag: &str) -> ReportPath {
-        ReportPath(std::env::temp_dir().join(format!(
-            "mcp-judge-provoke-{}-{tag}.json",
-            std::process::id()
-        )))
-    }
-
-    fn read(&self) -> Value {
-        let text = std::fs::read_to_string(&self.0)
-            .unwrap_or_else(|e| panic!("no report at {}: {e}", self.0.display()));
-        serde_json::from_str(&text)
-            .unwrap_or_else(|e| panic!("the report is not whole JSON ({e}): {text:?}"))
-    }
-}
-
-impl Drop for ReportPath {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.0);
-    }
-}
+#[path = "support/judged.rs"]
+mod judged;
+use judged::ReportFile;
 
 /// `judge --http 127.0.0.1:0` on the conformance configuration, its
 /// report at `report`, with `extra` flags.
-fn judge(report: &ReportPath, extra: &[&str]) -> Server {
+fn judge(report: &ReportFile, extra: &[&str]) -> Server {
     let config = conformance();
     let path = report.0.to_str().expect("a UTF-8 temporary path");
     let mut args = vec!["--config", config.as_str(), "--report", path];
@@ -124,7 +102,7 @@ fn concurrently(server: &Server, first: &Value, second: &Value) -> (Reply, Reply
 }
 
 /// Stops the judge with SIGTERM and returns its final report.
-fn finished(server: Server, report: &ReportPath) -> Value {
+fn finished(server: Server, report: &ReportFile) -> Value {
     let (code, stderr) = server.terminate();
     assert_eq!(code, Some(0), "judge --http after SIGTERM:\n{stderr}");
     let value = report.read();
@@ -155,7 +133,7 @@ fn no_other_failure(report: &Value, except: &str) {
 /// with the second message as evidence; nothing else fails.
 #[test]
 fn the_same_id_in_flight_fails() {
-    let report = ReportPath::new("same-id");
+    let report = ReportFile::new("provoke", "same-id");
     let server = judge(&report, &["--slow-tool", FLAG]);
     let (a, b) = concurrently(&server, &call(json!(7), None), &call(json!(7), None));
     assert_eq!((a.status, b.status), (200, 200));
@@ -184,7 +162,7 @@ fn the_same_id_in_flight_fails() {
 /// held answer is byte for byte what `serve --http` answers.
 #[test]
 fn different_ids_in_flight_pass_and_the_answer_is_serves() {
-    let report = ReportPath::new("two-ids");
+    let report = ReportFile::new("provoke", "two-ids");
     let server = judge(&report, &["--slow-tool", FLAG]);
     let first = call(json!("a"), None);
     let (a, b) = concurrently(&server, &first, &call(json!("b"), None));
@@ -210,7 +188,7 @@ fn different_ids_in_flight_pass_and_the_answer_is_serves() {
 #[test]
 fn progress_tokens_in_flight() {
     for (tokens, want) in [(["t", "t"], "fail"), (["t1", "t2"], "pass")] {
-        let report = ReportPath::new(&format!("tokens-{want}"));
+        let report = ReportFile::new("provoke", &format!("tokens-{want}"));
         let server = judge(&report, &["--slow-tool", FLAG]);
         let first = call(json!(1), Some(json!(tokens[0])));
         let second = call(json!(2), Some(json!(tokens[1])));
@@ -231,7 +209,7 @@ fn progress_tokens_in_flight() {
 /// by its answer arriving after the cancellation's.
 #[test]
 fn a_cancellation_of_the_call_in_flight_is_known() {
-    let report = ReportPath::new("cancel");
+    let report = ReportFile::new("provoke", "cancel");
     let server = judge(&report, &["--slow-tool", FLAG]);
     let mut held = send(&server, &call(json!(41), None));
     std::thread::sleep(std::time::Duration::from_millis(200));
@@ -279,7 +257,7 @@ fn a_cancellation_of_the_call_in_flight_is_known() {
 /// their exchanges happen to interleave in the driver.
 #[test]
 fn the_report_names_the_provocations() {
-    let report = ReportPath::new("named");
+    let report = ReportFile::new("provoke", "named");
     let server = judge(&report, &["--slow-tool", FLAG]);
     let value = report.read();
     assert_eq!(
@@ -292,7 +270,7 @@ fn the_report_names_the_provocations() {
         json!(["slow-tool test_simple_text 1000ms"])
     );
 
-    let report = ReportPath::new("unprovoked");
+    let report = ReportFile::new("provoke", "unprovoked");
     let server = judge(&report, &[]);
     let (a, b) = concurrently(&server, &call(json!(7), None), &call(json!(7), None));
     assert_eq!((a.status, b.status), (200, 200));

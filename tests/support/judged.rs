@@ -1,7 +1,8 @@
 //! A real client's judged session held to its committed expectation, for
 //! the tests that run one against `mcp-reference judge`
 //! (`tests/judge_sdk.rs`, `tests/judge_inspector.rs`,
-//! `tests/judge_ts_sdk.rs`), through `#[path]`.
+//! `tests/judge_ts_sdk.rs`), through `#[path]`; its [`ReportFile`] also
+//! serves `tests/judge_ending.rs` and `tests/judge_provoke.rs`.
 //!
 //! An expectation (`tests/judge_expected/<client>.json`) holds, per
 //! binding, the verdict and every rule's status (`pass`, `fail` or
