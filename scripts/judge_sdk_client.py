@@ -12,14 +12,13 @@ usage: python judge_sdk_client.py URL
        python judge_sdk_client.py -- CMD [ARGS...]
 """
 
-import asyncio
 import json
 import sys
 
 from mcp import Client
 from mcp.types import ElicitResult
 
-from sdk_http_client import innermost  # beside this file: the SDK's exception groups
+from sdk_http_client import exit_with  # beside this file: the SDK's exception groups
 from sdk_mrtr_client import dump, filled, target_of
 
 
@@ -45,11 +44,4 @@ if __name__ == "__main__":
     if len(sys.argv) < 2 or (sys.argv[1] == "--" and len(sys.argv) < 3):
         print(__doc__, file=sys.stderr)
         sys.exit(2)
-    try:
-        sys.exit(asyncio.run(main(sys.argv[1:])))
-    except BaseException as e:  # the SDK wraps errors in exception groups
-        e = innermost(e)
-        if isinstance(e, SystemExit):
-            raise
-        print(f"the client failed: {type(e).__name__}: {e}")
-        sys.exit(1)
+    exit_with(main(sys.argv[1:]))

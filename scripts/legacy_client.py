@@ -6,12 +6,13 @@ usage: python legacy_client.py BINARY MODE [SERVER ARGS...]
   MODE: legacy (initialize handshake) or auto (server/discover probe first)
 """
 
-import asyncio
 import json
 import sys
 
 from mcp.client.client import Client
 from mcp.client.stdio import StdioServerParameters
+
+from sdk_http_client import exit_with  # beside this file: the SDK's exception groups
 
 
 async def main(binary: str, mode: str, server_args: list[str]) -> int:
@@ -28,21 +29,9 @@ async def main(binary: str, mode: str, server_args: list[str]) -> int:
     return 0
 
 
-def innermost(e: BaseException) -> BaseException:
-    while isinstance(e, BaseExceptionGroup) and len(e.exceptions) == 1:
-        e = e.exceptions[0]
-    return e
-
 
 if __name__ == "__main__":
     if len(sys.argv) < 3:
         print(__doc__, file=sys.stderr)
         sys.exit(2)
-    try:
-        sys.exit(asyncio.run(main(sys.argv[1], sys.argv[2], sys.argv[3:])))
-    except BaseException as e:  # the SDK wraps errors in exception groups
-        e = innermost(e)
-        if isinstance(e, SystemExit):
-            raise
-        print(f"the client failed: {type(e).__name__}: {e}")
-        sys.exit(1)
+    exit_with(main(sys.argv[1], sys.argv[2], sys.argv[3:]))

@@ -55,15 +55,23 @@ def innermost(e: BaseException) -> BaseException:
     return e
 
 
-if __name__ == "__main__":
-    if len(sys.argv) != 2:
-        print(__doc__, file=sys.stderr)
-        sys.exit(2)
+def exit_with(client) -> None:
+    """Runs a client's coroutine and exits with its status (0 for None); when
+    the SDK raised (it wraps errors in exception groups), exits 1 after one
+    line naming the innermost error. Used by every SDK client script here."""
     try:
-        sys.exit(asyncio.run(main(sys.argv[1])))
-    except BaseException as e:  # the SDK wraps errors in exception groups
+        status = asyncio.run(client)
+    except BaseException as e:
         e = innermost(e)
         if isinstance(e, SystemExit):
             raise
         print(f"the client failed: {type(e).__name__}: {e}")
         sys.exit(1)
+    sys.exit(status)
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2:
+        print(__doc__, file=sys.stderr)
+        sys.exit(2)
+    exit_with(main(sys.argv[1]))

@@ -18,7 +18,6 @@ tests/oidc.rs (in .ci/run, with the SDK in target/py-mcp).
 usage: python sdk_oauth_client.py URL
 """
 
-import asyncio
 import html
 import http.cookiejar
 import json
@@ -34,7 +33,7 @@ from mcp.client.client import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 from mcp.shared.auth import AuthorizationCodeResult, OAuthClientInformationFull, OAuthClientMetadata, OAuthToken
-from sdk_http_client import as_mira, innermost  # beside this script
+from sdk_http_client import as_mira, exit_with  # beside this script
 
 # Never visited: the redirect handler stops at the authorization server's
 # redirect to it and reads the code from the Location header.
@@ -152,11 +151,4 @@ if __name__ == "__main__":
     if len(sys.argv) != 2:
         print(__doc__, file=sys.stderr)
         sys.exit(2)
-    try:
-        sys.exit(asyncio.run(main(sys.argv[1])))
-    except BaseException as e:  # the SDK wraps errors in exception groups
-        e = innermost(e)
-        if isinstance(e, SystemExit):
-            raise
-        print(f"the client failed: {type(e).__name__}: {e}")
-        sys.exit(1)
+    exit_with(main(sys.argv[1]))

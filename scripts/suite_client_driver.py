@@ -47,7 +47,6 @@ usage: MCP_CONFORMANCE_SCENARIO=NAME python suite_client_driver.py URL
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import sys
@@ -58,16 +57,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from mcp import Client  # noqa: E402
 from mcp.types import ElicitResult  # noqa: E402
 
-from sdk_http_client import innermost  # noqa: E402  (the SDK's exception groups)
+from sdk_http_client import exit_with  # noqa: E402  (the SDK's exception groups)
 from sdk_mrtr_client import dump, filled  # noqa: E402
+from suite_side_by_side import SCENARIOS  # noqa: E402  (the five scenarios, listed once)
 
-SCENARIOS = (
-    "request-metadata",
-    "tools_call",
-    "sep-2322-client-request-state",
-    "http-standard-headers",
-    "http-custom-headers",
-)
 
 # sep-2322-client-request-state's roles: the suite's tool first, then the
 # reference's tool of data/conformance.json that plays the same part.
@@ -231,11 +224,4 @@ if __name__ == "__main__":
     except json.JSONDecodeError as e:
         print(f"MCP_CONFORMANCE_CONTEXT is not JSON: {e}")
         sys.exit(2)
-    try:
-        asyncio.run(Driver(name, target, ctx).run())
-    except BaseException as e:  # the SDK wraps errors in exception groups
-        e = innermost(e)
-        if isinstance(e, SystemExit):
-            raise
-        print(f"the client failed: {type(e).__name__}: {e}")
-        sys.exit(1)
+    exit_with(Driver(name, target, ctx).run())
