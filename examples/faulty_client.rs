@@ -47,6 +47,7 @@
 //! without it. Over stdio the two in-flight rules have no fault, and why:
 //! docs/judge.md, "Rules left out".
 
+use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, ExitCode, Stdio};
 use std::sync::mpsc::{self, Receiver};
@@ -148,7 +149,7 @@ struct Client {
     next_id: i64,
     version: String,
     /// For each tool, its `x-mcp-header` arguments: (property, header name).
-    param_headers: Vec<(String, Vec<(String, String)>)>,
+    param_headers: BTreeMap<String, BTreeMap<String, String>>,
     /// Whether an error answer is expected now (the version probe); else a
     /// correct session (no fault) stops at the first error answer, since
     /// it means the client got something wrong.
@@ -186,7 +187,7 @@ fn main() -> ExitCode {
         used: false,
         next_id: 1,
         version: VERSION.into(),
-        param_headers: Vec::new(),
+        param_headers: BTreeMap::new(),
         tolerate: false,
         progress_seen: 0,
         held,
@@ -737,7 +738,7 @@ impl Client {
             let properties = tool
                 .pointer("/inputSchema/properties")
                 .and_then(Value::as_object);
-            let marked: Vec<(String, String)> = properties
+            let marked: BTreeMap<String, String> = properties
                 .into_iter()
                 .flatten()
                 .filter_map(|(property, schema)| {
@@ -746,7 +747,7 @@ impl Client {
                 })
                 .collect();
             if !marked.is_empty() {
-                self.param_headers.push((name.to_owned(), marked));
+                self.param_headers.insert(name.to_owned(), marked);
             }
         }
     }

@@ -6,80 +6,50 @@
 //! over `std::net::TcpStream`, one request per connection (`Connection:
 //! close`), so that a fault in a request's head is exactly the bytes sent.
 
+#[path = "../../tests/support/chunked.rs"]
+mod chunked;
+use chunked::dechunk;
+use std::collections::BTreeMap;
 use std::io::{Read, Write};
 use std::net::TcpStream;
 
-use base64::Engine as _;
 use serde_json::Value;
 
 use super::{DEADLINE, Outgoing};
 
 /// The headers the HTTP binding puts on a message (streamable-http.mdx,
 /// "Request Metadata"), taken from its body: the version, the method, the
-/// name of a call, read or get, and the tool's `x-mcp-header` arguments.
+/// name of a call, read or get, and the tool's `x-mcp-header` arguments
+/// (`marked`, learnt from `tools/list`), as the test kit's model of a
+/// conforming client mirrors them (`mcp_reference_testkit::http::mirrored`;
+/// this fixture states no encoding rule of its own). A notification names
+/// no version in its body: it gets the session's.
 pub(super) fn http_headers(
     out: &Outgoing,
     session_version: &str,
-    marked: &[(String, Vec<(String, String)>)],
+    marked: &BTreeMap<String, BTreeMap<String, String>>,
 ) -> Vec<(String, String)> {
     let m = &out.message;
-    let method = m.get("method").and_then(Value::as_str);
     let mut headers = vec![
         ("Accept".to_owned(), out.accept.to_owned()),
         ("Content-Type".to_owned(), "application/json".to_owned()),
     ];
-    let version = m
-        .pointer("/params/_meta/io.modelcontextprotocol~1protocolVersion")
-        .and_then(Value::as_str);
-    if let Some(version) = version {
-        headers.push(("MCP-Protocol-Version".into(), version.into()));
-    } else if method.is_some_and(|m| m.starts_with("notifications/")) {
+    let body = serde_json::to_vec(m).unwrap_or_default();
+    let mirrored = mcp_reference_testkit::http::mirrored(&body, marked);
+    let notification = m
+        .get("method")
+        .and_then(Value::as_str)
+        .is_some_and(|m| m.starts_with("notifications/"));
+    if notification && !mirrored.iter().any(|(n, _)| n == "MCP-Protocol-Version") {
         headers.push(("MCP-Protocol-Version".into(), session_version.into()));
     }
-    if let Some(method) = method {
-        headers.push(("Mcp-Method".into(), method.into()));
-        let name = match method {
-            "tools/call" | "prompts/get" => m.pointer("/params/name"),
-            "resources/read" => m.pointer("/params/uri"),
-            _ => None,
-        };
-        if let Some(name) = name.and_then(Value::as_str) {
-            headers.push(("Mcp-Name".into(), encode(name)));
-        }
-        if method == "tools/call" {
-            let tool = m.pointer("/params/name").and_then(Value::as_str);
-            let args = m.pointer("/params/arguments");
-            let tool_marks = marked.iter().find(|(t, _)| Some(t.as_str()) == tool);
-            for (property, header) in tool_marks.map(|(_, h)| h.as_slice()).unwrap_or(&[]) {
-                let value = match args.and_then(|a| a.get(property)) {
-                    Some(Value::String(s)) => Some(s.clone()),
-                    Some(Value::Bool(b)) => Some(b.to_string()),
-                    Some(Value::Number(n)) => Some(n.to_string()),
-                    _ => None,
-                };
-                if let Some(value) = value {
-                    headers.push((format!("Mcp-Param-{header}"), encode(&value)));
-                }
-            }
-        }
-    }
+    headers.extend(
+        mirrored
+            .into_iter()
+            .map(|(name, value)| (name, String::from_utf8_lossy(&value).into_owned())),
+    );
     headers.retain(|(name, _)| !out.without.iter().any(|w| w.eq_ignore_ascii_case(name)));
     headers
-}
-
-/// A header value as sent: as is when it is plain visible ASCII (spaces
-/// inside), else in the Base64 sentinel form (`=?base64?...?=`), which a
-/// plain value of that shape also gets.
-fn encode(value: &str) -> String {
-    let unsafe_byte = value.bytes().any(|b| !(0x20..=0x7e).contains(&b));
-    let padded = value.starts_with(' ') || value.ends_with(' ');
-    let sentinel = value.starts_with("=?base64?") && value.ends_with("?=");
-    if !(unsafe_byte || padded || sentinel) {
-        value.to_owned()
-    } else {
-        let encoded = base64::engine::general_purpose::STANDARD.encode(value.as_bytes());
-        format!("=?base64?{encoded}?=")
-    }
 }
 
 /// Sends one HTTP/1.1 request on a connection of its own.
@@ -150,21 +120,4 @@ pub(super) fn read_http(
     serde_json::from_slice(&body)
         .map(|v| (Some(v), 0))
         .map_err(|e| format!("a response body that is not JSON: {e}"))
-}
-
-/// The body of a chunked response.
-fn dechunk(mut raw: &[u8]) -> Vec<u8> {
-    let mut out = Vec::new();
-    while let Some(end) = raw.windows(2).position(|w| w == b"\r\n") {
-        let size = std::str::from_utf8(&raw[..end])
-            .ok()
-            .and_then(|s| usize::from_str_radix(s.split(';').next().unwrap_or("").trim(), 16).ok())
-            .unwrap_or(0);
-        if size == 0 || raw.len() < end + 2 + size {
-            break;
-        }
-        out.extend_from_slice(&raw[end + 2..end + 2 + size]);
-        raw = &raw[(end + 4 + size).min(raw.len())..];
-    }
-    out
 }

@@ -6,6 +6,8 @@
 //! where the core answered the body, every stdio invariant of
 //! [`crate::invariants`] on the body.
 
+use std::collections::BTreeMap;
+
 use mcp_reference::Config;
 use mcp_reference::Server;
 use mcp_reference::http::{Binding, Bound, Request, Response};
@@ -127,7 +129,8 @@ pub fn ran_as_allowed(body: Option<&Expect>, ran: &Counting, row: &str) -> Resul
 
 /// The headers a conforming client sends with `body` (a POST to the
 /// endpoint of `config`, at `listen`): `Host`, `Content-Type`, `Accept`, and every
-/// mirrored header whose source value the body has.
+/// mirrored header whose source value the body has ([`mirrored`], with the
+/// configuration's `x-mcp-header` parameters).
 pub fn conforming(config: &Config, listen: Listen, body: &[u8]) -> Vec<(String, Vec<u8>)> {
     let mut headers = vec![
         (
@@ -141,6 +144,21 @@ pub fn conforming(config: &Config, listen: Listen, body: &[u8]) -> Vec<(String, 
             b"application/json, text/event-stream".to_vec(),
         ),
     ];
+    headers.extend(mirrored(body, config.param_headers()));
+    headers
+}
+
+/// The headers a conforming client mirrors from `body` (streamable-http.mdx,
+/// "Request Metadata"): `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`,
+/// and for a `tools/call` an `Mcp-Param-{Name}` for every argument the
+/// tool marks `x-mcp-header` (`marks`: per tool, each marked property's
+/// header name, as a client learns them from `tools/list`), each value
+/// encoded ([`encode`]); none for a body that is not JSON.
+pub fn mirrored(
+    body: &[u8],
+    marks: &BTreeMap<String, BTreeMap<String, String>>,
+) -> Vec<(String, Vec<u8>)> {
+    let mut headers = Vec::new();
     let Ok(parsed) = crate::model::parse(body) else {
         return headers;
     };
@@ -172,11 +190,7 @@ pub fn conforming(config: &Config, listen: Listen, body: &[u8]) -> Vec<(String, 
         return headers;
     }
     let args = params.and_then(|p| p.get("arguments"));
-    for (param, header) in name
-        .and_then(|n| config.param_headers().get(n))
-        .into_iter()
-        .flatten()
-    {
+    for (param, header) in name.and_then(|n| marks.get(n)).into_iter().flatten() {
         let value = match args.and_then(|a| a.get(param)) {
             Some(Json::Str(s, _)) => encode(s),
             Some(Json::Num(n)) => n.clone().into_bytes(),

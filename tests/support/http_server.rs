@@ -9,6 +9,9 @@
 
 #![allow(dead_code)]
 
+#[path = "chunked.rs"]
+mod chunked;
+use chunked::dechunk;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::process::{Child, ChildStderr, Command, Stdio};
@@ -252,22 +255,6 @@ pub(crate) fn exchange(method: &str, url: &str, headers: &[(&str, String)], body
         headers,
         body,
     }
-}
-
-fn dechunk(mut raw: &[u8]) -> Vec<u8> {
-    let mut out = Vec::new();
-    while let Some(end) = raw.windows(2).position(|w| w == b"\r\n") {
-        let size = std::str::from_utf8(&raw[..end])
-            .ok()
-            .and_then(|s| usize::from_str_radix(s.split(';').next().unwrap_or("").trim(), 16).ok())
-            .unwrap_or(0);
-        if size == 0 || raw.len() < end + 2 + size {
-            break;
-        }
-        out.extend_from_slice(&raw[end + 2..end + 2 + size]);
-        raw = &raw[(end + 4 + size).min(raw.len())..];
-    }
-    out
 }
 
 /// Reads one response (its body by `Content-Length`).
